@@ -1,0 +1,21 @@
+//===- InitTGemm.h - Register tgemm with an MLIR context --------*- C++ -*-===//
+//
+// What an embedding compiler calls to make tgemm's dialect and passes
+// available, the way mlir/InitAllDialects.h does for upstream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_INITTGEMM_H
+#define TGEMM_INITTGEMM_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "tgemm/Transforms/Passes.h" // registerTGemmPasses()
+
+namespace mlir::tgemm {
+
+/// Adds the tgemm dialect (and the dialects its passes create) to `registry`.
+void registerTGemmDialects(DialectRegistry &registry);
+
+} // namespace mlir::tgemm
+
+#endif // TGEMM_INITTGEMM_H

@@ -1,0 +1,54 @@
+//===- TGemmAttrs.cpp - tgemm attributes ----------------------------------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+/// Warps per dimension are bounded by the threads a block may hold; checking
+/// each dimension first keeps the product from overflowing.
+static constexpr int64_t kMaxThreadsPerBlock = 1024;
+static constexpr int64_t kMaxWarpsPerBlock = kMaxThreadsPerBlock / 32;
+/// Larger than any tile that fits a chip's shared memory, and small enough
+/// that products of tile sizes cannot overflow.
+static constexpr int64_t kMaxTileSize = 1 << 16;
+static constexpr int64_t kMaxStages = 8;
+
+LogicalResult
+ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   ArrayRef<int64_t> block, ArrayRef<int64_t> warps,
+                   int64_t stages) {
+  if (block.size() != 3)
+    return emitError() << "block must list 3 sizes [M, N, K], got "
+                       << block.size();
+  if (warps.size() != 2)
+    return emitError() << "warps must list 2 sizes [M, N], got "
+                       << warps.size();
+  static const char *const kDims = "MNK";
+  for (auto [i, size] : llvm::enumerate(block)) {
+    if (size <= 0 || size > kMaxTileSize)
+      return emitError() << "block tile " << kDims[i] << " (" << size
+                         << ") must be between 1 and " << kMaxTileSize;
+  }
+  for (auto [i, count] : llvm::enumerate(warps)) {
+    if (count <= 0 || count > kMaxWarpsPerBlock)
+      return emitError() << "warp grid " << kDims[i] << " (" << count
+                         << ") must be between 1 and " << kMaxWarpsPerBlock;
+  }
+  if (stages < 1 || stages > kMaxStages)
+    return emitError() << "stages (" << stages << ") must be between 1 and "
+                       << kMaxStages;
+  for (unsigned i = 0; i < 2; ++i) {
+    if (block[i] % warps[i] != 0)
+      return emitError() << "block tile " << kDims[i] << " (" << block[i]
+                         << ") must be divisible by the warp grid "
+                         << kDims[i] << " (" << warps[i] << ")";
+  }
+  int64_t threads = warps[0] * warps[1] * 32;
+  if (threads > kMaxThreadsPerBlock)
+    return emitError() << "warp grid " << warps[0] << "x" << warps[1]
+                       << " makes " << threads
+                       << " threads; a block holds at most "
+                       << kMaxThreadsPerBlock;
+  return success();
+}

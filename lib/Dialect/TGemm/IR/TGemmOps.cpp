@@ -1,0 +1,258 @@
+//===- TGemmOps.cpp - tgemm operations ------------------------------------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tgemm;
+using ::tgemm::ElemKind;
+
+//===----------------------------------------------------------------------===//
+// Custom directives
+//===----------------------------------------------------------------------===//
+
+/// A layout is a bare `row` or `col` inside the op's `layout(...)` group.
+static ParseResult parseLayout(OpAsmParser &parser, LayoutAttr &attr) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Layout> layout = symbolizeLayout(keyword);
+  if (!layout)
+    return parser.emitError(loc)
+           << "expected layout 'row' or 'col', got '" << keyword << "'";
+  attr = LayoutAttr::get(parser.getContext(), *layout);
+  return success();
+}
+
+static void printLayout(OpAsmPrinter &printer, Operation *, LayoutAttr attr) {
+  printer << stringifyLayout(attr.getValue());
+}
+
+#define GET_OP_CLASSES
+#include "tgemm/Dialect/TGemm/IR/TGemmOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Element kinds
+//===----------------------------------------------------------------------===//
+
+std::optional<ElemKind> mlir::tgemm::getOperandKind(Type type) {
+  if (type.isF16())
+    return ElemKind::F16;
+  if (type.isBF16())
+    return ElemKind::BF16;
+  if (type.isF32())
+    return ElemKind::TF32;
+  if (type.isSignlessInteger(8))
+    return ElemKind::S8;
+  if (type.isUnsignedInteger(8))
+    return ElemKind::U8;
+  if (type.isSignlessInteger(4))
+    return ElemKind::S4;
+  if (isa<Float8E4M3FNType>(type))
+    return ElemKind::E4M3;
+  if (isa<Float8E5M2Type>(type))
+    return ElemKind::E5M2;
+  return std::nullopt;
+}
+
+std::optional<ElemKind> mlir::tgemm::getResultKind(Type type) {
+  if (type.isF32())
+    return ElemKind::F32;
+  if (type.isF16())
+    return ElemKind::F16;
+  if (type.isBF16())
+    return ElemKind::BF16;
+  if (type.isSignlessInteger(32))
+    return ElemKind::S32;
+  return std::nullopt;
+}
+
+/// How a kind is spelled in MLIR, so diagnostics speak the IR's language.
+static StringRef mlirSpelling(ElemKind kind) {
+  switch (kind) {
+  case ElemKind::F16:
+    return "f16";
+  case ElemKind::BF16:
+    return "bf16";
+  case ElemKind::TF32:
+  case ElemKind::F32:
+    return "f32";
+  case ElemKind::S8:
+    return "i8";
+  case ElemKind::U8:
+    return "ui8";
+  case ElemKind::S4:
+    return "i4";
+  case ElemKind::E4M3:
+    return "f8E4M3FN";
+  case ElemKind::E5M2:
+    return "f8E5M2";
+  case ElemKind::S32:
+    return "i32";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+MatmulKinds mlir::tgemm::getMatmulKinds(MatmulOp op) {
+  return {*getOperandKind(op.getA().getType().getElementType()),
+          *getOperandKind(op.getB().getType().getElementType()),
+          *getResultKind(op.getAcc()),
+          *getResultKind(op.getC().getType().getElementType())};
+}
+
+int64_t mlir::tgemm::getPipelineSharedBytes(ConfigAttr config, ElemKind a,
+                                            ElemKind b) {
+  int64_t bitsPerStage =
+      config.getBlockM() * config.getBlockK() * ::tgemm::bitWidth(a) +
+      config.getBlockK() * config.getBlockN() * ::tgemm::bitWidth(b);
+  return config.getStages() * bitsPerStage / 8;
+}
+
+//===----------------------------------------------------------------------===//
+// MatmulOp
+//===----------------------------------------------------------------------===//
+
+int64_t MatmulOp::getStaticM() {
+  return getA().getType().getDimSize(rowsDim(getLayoutA()));
+}
+
+int64_t MatmulOp::getStaticK() {
+  return getA().getType().getDimSize(1 - rowsDim(getLayoutA()));
+}
+
+int64_t MatmulOp::getStaticN() {
+  // B is K x N: row-major stores it as KxN, so N is dimension 1.
+  return getB().getType().getDimSize(getLayoutB() == Layout::Row ? 1 : 0);
+}
+
+/// Checks that two views of one problem size agree where both are static.
+static LogicalResult verifySameSize(MatmulOp op, char dim, StringRef lhs,
+                                    int64_t lhsSize, StringRef rhs,
+                                    int64_t rhsSize) {
+  if (ShapedType::isDynamic(lhsSize) || ShapedType::isDynamic(rhsSize) ||
+      lhsSize == rhsSize)
+    return success();
+  return op.emitOpError() << dim << " of " << lhs << " (" << lhsSize
+                          << ") does not match " << dim << " of " << rhs
+                          << " (" << rhsSize << ")";
+}
+
+static std::string joinSpellings(ArrayRef<ElemKind> kinds) {
+  return llvm::join(llvm::map_range(kinds, mlirSpelling), ", ");
+}
+
+static std::string joinFamilies(ArrayRef<const ::tgemm::MmaFact *> facts) {
+  return llvm::join(llvm::map_range(facts,
+                                    [](const ::tgemm::MmaFact *f) {
+                                      return ::tgemm::familyName(f->family);
+                                    }),
+                    " and ");
+}
+
+LogicalResult MatmulOp::verify() {
+  MemRefType aType = getA().getType(), bType = getB().getType(),
+             cType = getC().getType();
+  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
+                            {"B", bType},
+                            {"C", cType}}) {
+    if (!type.getLayout().isIdentity())
+      return emitOpError() << name
+                           << " must have an identity layout; strided views "
+                              "are not supported";
+  }
+
+  // Shapes: A is MxK (row) or KxM (col), B is KxN (row) or NxK (col), C MxN.
+  if (failed(verifySameSize(*this, 'M', "A", getStaticM(), "C",
+                            cType.getDimSize(0))) ||
+      failed(verifySameSize(*this, 'N', "B", getStaticN(), "C",
+                            cType.getDimSize(1))) ||
+      failed(verifySameSize(*this, 'K', "A", getStaticK(), "B",
+                            getB().getType().getDimSize(
+                                getLayoutB() == Layout::Row ? 0 : 1))))
+    return failure();
+
+  // Element types: legal only if the instruction-facts table has them.
+  MatmulKinds kinds = getMatmulKinds(*this);
+  auto facts = ::tgemm::lookupMmaAnyFamily(kinds.a, kinds.b, kinds.acc);
+  if (facts.empty()) {
+    auto accs = ::tgemm::legalAccumulators(kinds.a, kinds.b);
+    if (accs.empty())
+      return emitOpError() << "no tensor-core instruction multiplies A of "
+                           << aType.getElementType() << " by B of "
+                           << bType.getElementType();
+    return emitOpError() << "accumulator " << getAcc() << " is not available for "
+                         << aType.getElementType()
+                         << " operands; legal accumulators: "
+                         << joinSpellings(accs);
+  }
+  if (!::tgemm::isLegalOutput(kinds.acc, kinds.c)) {
+    SmallVector<ElemKind> outs;
+    for (ElemKind c : {ElemKind::F32, ElemKind::F16, ElemKind::BF16,
+                       ElemKind::S32})
+      if (::tgemm::isLegalOutput(kinds.acc, c))
+        outs.push_back(c);
+    return emitOpError() << "C of " << cType.getElementType()
+                         << " cannot be produced from an " << getAcc()
+                         << " accumulator; legal C element types: "
+                         << joinSpellings(outs);
+  }
+  if (kinds.acc == ElemKind::S32) {
+    for (auto [name, value] : {std::pair<StringRef, double>{"alpha",
+                                                            getAlphaValue()},
+                               {"beta", getBetaValue()}}) {
+      if (value != std::trunc(value) || std::fabs(value) > 2147483647.0)
+        return emitOpError() << name << " (" << value
+                             << ") must be a 32-bit integer with an i32 "
+                                "accumulator";
+    }
+  }
+
+  // Tile: every family that computes this precision must be able to tile it,
+  // so the same op lowers through either and the comparison stays fair.
+  ConfigAttr config = getConfig();
+  ::tgemm::InstrShape tile = ::tgemm::commonTile(facts);
+  std::string who = joinFamilies(facts);
+  StringRef precision = mlirSpelling(kinds.a);
+  if (config.getWarpTileM() % tile.m != 0)
+    return emitOpError() << "warp tile M (" << config.getWarpTileM()
+                         << " = block tile M " << config.getBlockM() << " / "
+                         << config.getWarpsM()
+                         << " warps) must be a multiple of the instruction M ("
+                         << tile.m << ") of " << who << " for " << precision;
+  if (config.getWarpTileN() % tile.n != 0)
+    return emitOpError() << "warp tile N (" << config.getWarpTileN()
+                         << " = block tile N " << config.getBlockN() << " / "
+                         << config.getWarpsN()
+                         << " warps) must be a multiple of the instruction N ("
+                         << tile.n << ") of " << who << " for " << precision;
+  if (config.getBlockK() % tile.k != 0)
+    return emitOpError() << "block tile K (" << config.getBlockK()
+                         << ") must be a multiple of the instruction K ("
+                         << tile.k << ") of " << who << " for " << precision;
+
+  // Shared memory: the stage ring must fit the largest chip that has one of
+  // these instructions; the per-chip limit is checked once a chip is chosen.
+  const ::tgemm::ChipInfo *largest = nullptr;
+  for (const ::tgemm::ChipInfo &chip : ::tgemm::getChips()) {
+    bool hasInstr = llvm::any_of(
+        facts, [&](const ::tgemm::MmaFact *f) { return f->minSm <= chip.sm; });
+    if (hasInstr && (!largest || chip.maxSharedBytesPerBlock >
+                                     largest->maxSharedBytesPerBlock))
+      largest = &chip;
+  }
+  int64_t bytes = getPipelineSharedBytes(config, kinds.a, kinds.b);
+  if (largest && bytes > largest->maxSharedBytesPerBlock)
+    return emitOpError() << "the " << config.getStages()
+                         << "-stage pipeline needs " << bytes
+                         << " bytes of shared memory, more than any chip "
+                            "allows a block (largest: "
+                         << largest->maxSharedBytesPerBlock << " bytes on "
+                         << largest->name << ")";
+  return success();
+}

@@ -1,0 +1,85 @@
+//===- CheckTarget.cpp - Check matmuls against a chip and lowering --------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Transforms/Passes.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMCHECKTARGET
+#include "tgemm/Transforms/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+using ::tgemm::ChipInfo;
+using ::tgemm::Family;
+using ::tgemm::MmaFact;
+
+namespace {
+
+/// Checks one matmul for one family on one chip; emits on failure.
+LogicalResult checkFamily(MatmulOp op, Family family, const ChipInfo &chip) {
+  MatmulKinds kinds = getMatmulKinds(op);
+  const MmaFact *fact = ::tgemm::lookupMma(family, kinds.a, kinds.b, kinds.acc);
+  if (!fact)
+    return op.emitOpError()
+           << "the " << ::tgemm::loweringName(family) << " lowering has no "
+           << ::tgemm::familyName(family) << " instruction for "
+           << op.getA().getType().getElementType() << " x "
+           << op.getB().getType().getElementType() << " -> " << op.getAcc();
+  if (fact->minSm > chip.sm)
+    return op.emitOpError()
+           << ::tgemm::familyName(family) << " with "
+           << ::tgemm::ptxName(kinds.a) << " operands needs sm_" << fact->minSm
+           << " or newer; the target is " << chip.name;
+  int64_t bytes = getPipelineSharedBytes(op.getConfig(), kinds.a, kinds.b);
+  if (bytes > chip.maxSharedBytesPerBlock)
+    return op.emitOpError()
+           << "the " << op.getConfig().getStages() << "-stage pipeline needs "
+           << bytes << " bytes of shared memory; " << chip.name
+           << " allows a block " << chip.maxSharedBytesPerBlock << " bytes";
+  return success();
+}
+
+struct CheckTargetPass
+    : public mlir::tgemm::impl::TGemmCheckTargetBase<CheckTargetPass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    chipInfo = ::tgemm::lookupChip(chip);
+    if (!chipInfo)
+      return emitError(UnknownLoc::get(context))
+             << "unknown chip '" << chip
+             << "'; known chips: " << ::tgemm::knownChipNames();
+    if (lowering != "any" && !::tgemm::parseFamily(lowering))
+      return emitError(UnknownLoc::get(context))
+             << "unknown lowering '" << lowering
+             << "'; expected wmma, ptx or any";
+    return success();
+  }
+
+  void runOnOperation() override {
+    bool failed = false;
+    getOperation()->walk([&](MatmulOp op) {
+      if (lowering != "any") {
+        failed |= ::mlir::failed(
+            checkFamily(op, *::tgemm::parseFamily(lowering), *chipInfo));
+        return;
+      }
+      // Either family will do: report the mma.sync reason if neither can,
+      // since it covers every precision the wmma family covers.
+      {
+        ScopedDiagnosticHandler silence(op.getContext(),
+                                        [](Diagnostic &) { return success(); });
+        if (succeeded(checkFamily(op, Family::Wmma, *chipInfo)))
+          return;
+      }
+      failed |= ::mlir::failed(checkFamily(op, Family::MmaSync, *chipInfo));
+    });
+    if (failed)
+      signalPassFailure();
+  }
+
+  const ChipInfo *chipInfo = nullptr;
+};
+
+} // namespace

@@ -1,0 +1,35 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TGEMM"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tgemm_obj_root, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%tgemm_src", config.tgemm_src_root))
+config.substitutions.append(("%tgemm_libs", config.tgemm_lib_dir))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tgemm_tools_dir, config.llvm_tools_dir]
+tools = [
+    "tgemm-opt",
+    # The stock mlir-opt, spelled apart so no test picks it up by accident.
+    ToolSubst("%mlir_opt", config.mlir_opt),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas validates emitted PTX; without it those tests are UNSUPPORTED.
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))
