@@ -13,13 +13,15 @@ config.test_exec_root = os.path.join(config.tgemm_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
-config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%tgemm_src", config.tgemm_src_root))
 config.substitutions.append(("%tgemm_libs", config.tgemm_lib_dir))
 config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
+# `not`, `FileCheck`, `count` come from the LLVM tools directory.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tgemm_tools_dir, config.llvm_tools_dir]
 tools = [

@@ -7,6 +7,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <cstdio>
 
 using namespace mlir;
 using namespace mlir::tgemm;
@@ -143,6 +144,12 @@ static LogicalResult verifySameSize(MatmulOp op, char dim, StringRef lhs,
                           << " (" << rhsSize << ")";
 }
 
+static std::string formatShortest(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%g", value);
+  return buffer;
+}
+
 static std::string joinSpellings(ArrayRef<ElemKind> kinds) {
   return llvm::join(llvm::map_range(kinds, mlirSpelling), ", ");
 }
@@ -207,7 +214,7 @@ LogicalResult MatmulOp::verify() {
                                                             getAlphaValue()},
                                {"beta", getBetaValue()}}) {
       if (value != std::trunc(value) || std::fabs(value) > 2147483647.0)
-        return emitOpError() << name << " (" << value
+        return emitOpError() << name << " (" << formatShortest(value)
                              << ") must be a 32-bit integer with an i32 "
                                 "accumulator";
     }

@@ -1,0 +1,65 @@
+// RUN: tgemm-opt %s --split-input-file --verify-diagnostics
+
+// Parse-time errors: malformed custom syntax and types outside the op's
+// constraints, each reported at its location.
+
+func.func @bad_layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{expected layout 'row' or 'col', got 'diag'}}
+  tgemm.matmul %a, %b, %c layout(row, diag) acc(f32)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @f64_operand(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?xf64>) {
+  // expected-error @+1 {{operand #0 must be 2D memref of}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
+      : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>
+  return
+}
+
+// -----
+
+func.func @rank3(%a: memref<2x?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{operand #0 must be 2D memref of}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
+      : memref<2x?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @i64_acc(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{attribute 'acc' failed to satisfy constraint}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i64)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  return
+}
+
+// -----
+
+func.func @missing_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+  // expected-error @+1 {{expected 'config'}}
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'block'}}
+func.func @config_typo() attributes {c = #tgemm.config<blocks = [64, 64, 32], warps = [2, 2], stages = 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute `tile` in dialect `tgemm`}}
+func.func @unknown_attr() attributes {c = #tgemm.tile<64>} {
+  return
+}
