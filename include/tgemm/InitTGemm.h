@@ -9,12 +9,19 @@
 #define TGEMM_INITTGEMM_H
 
 #include "mlir/IR/DialectRegistry.h"
+#include "tgemm/Conversion/Passes.h" // registerTGemmConversionPasses()
 #include "tgemm/Transforms/Passes.h" // registerTGemmPasses()
 
 namespace mlir::tgemm {
 
 /// Adds the tgemm dialect (and the dialects its passes create) to `registry`.
 void registerTGemmDialects(DialectRegistry &registry);
+
+/// Registers every tgemm pass and pipeline with the global registries.
+inline void registerAllTGemmPasses() {
+  registerTGemmPasses();
+  registerTGemmConversionPasses();
+}
 
 } // namespace mlir::tgemm
 

@@ -11,7 +11,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
-  mlir::tgemm::registerTGemmPasses();
+  mlir::tgemm::registerAllTGemmPasses();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

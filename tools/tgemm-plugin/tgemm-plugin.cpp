@@ -23,5 +23,5 @@ mlirGetDialectPluginInfo() {
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "TGemm", LLVM_VERSION_STRING,
-          []() { mlir::tgemm::registerTGemmPasses(); }};
+          []() { mlir::tgemm::registerAllTGemmPasses(); }};
 }

@@ -31,4 +31,29 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
   ];
 }
 
+def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
+  let summary = "Turn each tgemm.matmul into a GPU kernel of tile operations";
+  let description = [{
+    Replaces every `tgemm.matmul` with a `gpu.launch_func` of a new kernel in
+    its own `gpu.module`, and marks the module `gpu.container_module`. The
+    launch records the grid (N / BN x M / BM blocks), the block (32 x warps
+    threads) and the dynamic shared memory, and carries the launch manifest
+    (`tgemm.manifest`, see docs/manifest.md).
+
+    The kernel is written with the target-neutral tile ops: each block owns a
+    BM x BN tile of C, each warp a (BM / WM) x (BN / WN) accumulator; a k-loop
+    cycles through the config's shared-memory stages, keeping S - 1 tiles of
+    A and B in flight (`tgemm.copy_tile ... async`, `tgemm.commit_copies`,
+    `tgemm.wait_copies`, `gpu.barrier`) while the warps multiply the oldest
+    one (`tgemm.mma_tile`); `tgemm.store_tile` applies the epilogue.
+
+    M, N and K must be multiples of the block tile: a static size that is not
+    is an error; for dynamic sizes the manifest's `requires` says so.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // TGEMM_TRANSFORMS_PASSES_TD

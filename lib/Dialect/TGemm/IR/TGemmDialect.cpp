@@ -15,10 +15,17 @@ using namespace mlir::tgemm;
 #define GET_ATTRDEF_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tgemm/Dialect/TGemm/IR/TGemmTypes.cpp.inc"
+
 void TGemmDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "tgemm/Dialect/TGemm/IR/TGemmAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tgemm/Dialect/TGemm/IR/TGemmTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

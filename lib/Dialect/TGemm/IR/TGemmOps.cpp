@@ -243,6 +243,31 @@ LogicalResult MatmulOp::verify() {
                          << ") must be a multiple of the instruction K ("
                          << tile.k << ") of " << who << " for " << precision;
 
+  // Tiles are copied in 16-byte vectors: every stored row of a tile must be
+  // a whole number of them.
+  // (rowDim, colDim) are the operand's logical dims: M x K for A, K x N for
+  // B; a row-major operand stores rows of colDim elements, a column-major
+  // one rows of rowDim elements.
+  auto checkRowBytes = [&](StringRef name, Layout layout, char rowDim,
+                           int64_t rowSize, char colDim, int64_t colSize,
+                           ElemKind kind) -> LogicalResult {
+    bool rowMajor = layout == Layout::Row;
+    char dim = rowMajor ? colDim : rowDim;
+    int64_t size = rowMajor ? colSize : rowSize;
+    int64_t bits = size * ::tgemm::bitWidth(kind);
+    if (bits % 128 == 0)
+      return success();
+    return emitOpError() << "a stored row of the " << name << " tile ("
+                         << "block tile " << dim << " = " << size << " x "
+                         << ::tgemm::bitWidth(kind) << " bits) must be a "
+                         << "multiple of 16 bytes for vectorized copies";
+  };
+  if (failed(checkRowBytes("A", getLayoutA(), 'K', config.getBlockK(), 'M',
+                           config.getBlockM(), kinds.a)) ||
+      failed(checkRowBytes("B", getLayoutB(), 'K', config.getBlockK(), 'N',
+                           config.getBlockN(), kinds.b)))
+    return failure();
+
   // Shared memory: the stage ring must fit the largest chip that has one of
   // these instructions; the per-chip limit is checked once a chip is chosen.
   const ::tgemm::ChipInfo *largest = nullptr;
@@ -261,5 +286,62 @@ LogicalResult MatmulOp::verify() {
                             "allows a block (largest: "
                          << largest->maxSharedBytesPerBlock << " bytes on "
                          << largest->name << ")";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel-level tile ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult CopyTileOp::verify() {
+  Type srcElement = getSrc().getType().getElementType();
+  if (srcElement != getDst().getType().getElementType())
+    return emitOpError() << "copies " << srcElement << " into a ring of "
+                         << getDst().getType().getElementType();
+  return success();
+}
+
+/// Extents of a ring's tile as (outer, inner) logical dims for a layout:
+/// row-major tiles are stored as they are indexed.
+static std::pair<int64_t, int64_t> logicalDims(SmemType type, Layout layout) {
+  if (layout == Layout::Row)
+    return {type.getRows(), type.getCols()};
+  return {type.getCols(), type.getRows()};
+}
+
+int64_t MmaTileOp::getDepth() {
+  return logicalDims(getA().getType(), getLayoutA()).second;
+}
+
+LogicalResult MmaTileOp::verify() {
+  auto [aM, aK] = logicalDims(getA().getType(), getLayoutA());
+  auto [bK, bN] = logicalDims(getB().getType(), getLayoutB());
+  AccumulatorType acc = getAcc().getType();
+  if (aK != bK)
+    return emitOpError() << "A tiles are " << aK << " deep but B tiles are "
+                         << bK << " deep";
+  if (acc.getRows() > aM || acc.getCols() > bN)
+    return emitOpError() << "a " << acc.getRows() << "x" << acc.getCols()
+                         << " accumulator does not fit the " << aM << "x"
+                         << bN << " block tile";
+  std::optional<ElemKind> a = getOperandKind(getA().getType().getElementType());
+  std::optional<ElemKind> b = getOperandKind(getB().getType().getElementType());
+  std::optional<ElemKind> c = getResultKind(acc.getElementType());
+  if (!a || !b || !c || ::tgemm::lookupMmaAnyFamily(*a, *b, *c).empty())
+    return emitOpError() << "no tensor-core instruction computes "
+                         << getA().getType().getElementType() << " x "
+                         << getB().getType().getElementType() << " -> "
+                         << acc.getElementType();
+  return success();
+}
+
+LogicalResult StoreTileOp::verify() {
+  Type accElement = getAcc().getType().getElementType();
+  Type dstElement = getDst().getType().getElementType();
+  std::optional<ElemKind> acc = getResultKind(accElement);
+  std::optional<ElemKind> dst = getResultKind(dstElement);
+  if (!acc || !dst || !::tgemm::isLegalOutput(*acc, *dst))
+    return emitOpError() << "cannot write a " << accElement
+                         << " accumulator to " << dstElement;
   return success();
 }

@@ -17,6 +17,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "tgemm/Dialect/TGemm/IR/TGemmTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmOps.h.inc"
 

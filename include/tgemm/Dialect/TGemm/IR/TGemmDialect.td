@@ -16,6 +16,7 @@ def TGemm_Dialect : Dialect {
   }];
   let cppNamespace = "::mlir::tgemm";
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
 }
 
 #endif // TGEMM_DIALECT_TD

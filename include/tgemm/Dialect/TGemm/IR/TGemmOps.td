@@ -4,6 +4,7 @@
 #define TGEMM_OPS_TD
 
 include "tgemm/Dialect/TGemm/IR/TGemmAttrs.td"
+include "tgemm/Dialect/TGemm/IR/TGemmTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
@@ -16,7 +17,7 @@ class TGemm_Op<string mnemonic, list<Trait> traits = []>
 def TGemm_OperandElement
     : AnyTypeOf<[F16, BF16, F32, I8, UI8, I<4>, F8E4M3FN, F8E5M2]>;
 def TGemm_OutputElement : AnyTypeOf<[F32, F16, BF16, I32]>;
-def TGemm_AccumulatorType
+def TGemm_AccumulatorElementType
     : TypeAttrOf<AnyTypeOf<[F32, F16, I32]>>;
 
 def TGemm_OperandMemRef : MemRefRankOf<[TGemm_OperandElement], [2]>;
@@ -56,7 +57,7 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     Arg<TGemm_OutputMemRef, "C", [MemRead, MemWrite]>:$c,
     TGemm_LayoutAttr:$layout_a,
     TGemm_LayoutAttr:$layout_b,
-    TGemm_AccumulatorType:$acc,
+    TGemm_AccumulatorElementType:$acc,
     OptionalAttr<F64Attr>:$alpha,
     OptionalAttr<F64Attr>:$beta,
     TGemm_ConfigAttr:$config
@@ -84,6 +85,151 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     int64_t getStaticM();
     int64_t getStaticN();
     int64_t getStaticK();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel level: target-neutral tile operations
+//===----------------------------------------------------------------------===//
+//
+// `tgemm-tile` writes a GEMM kernel with these ops; each instruction-level
+// lowering (`tgemm-lower-to-wmma`, `tgemm-lower-to-ptx`) rewrites them. They
+// say what a block or a warp does to a tile, never which instruction does it.
+
+def TGemm_TileMemRef : MemRefRankOf<[TGemm_OperandElement, TGemm_OutputElement], [2]>;
+
+def TGemm_AllocSmemOp : TGemm_Op<"alloc_smem"> {
+  let summary = "Reserve a ring of tile buffers in shared memory";
+  let description = [{
+    Reserves the block's shared memory for a `!tgemm.smem` ring. The lowering
+    places every ring of a kernel in the kernel's dynamic shared memory and
+    records the total on the kernel's launch.
+
+    ```mlir
+    %a = tgemm.alloc_smem : !tgemm.smem<3x128x32xf16>
+    ```
+  }];
+  let results = (outs TGemm_SmemType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
+  let summary = "Copy a tile from global memory into one stage of a ring";
+  let description = [{
+    All threads of the block together copy the R x C tile whose top-left
+    element is `src[row, col]` into stage `stage` of `dst` (R x C is the
+    ring's tile shape). With `async`, the copy may still be in flight when the
+    op returns: it belongs to the group closed by the next
+    `tgemm.commit_copies`, and is complete once a `tgemm.wait_copies` has
+    waited for that group. Without it, the copy is complete on return (for
+    the issuing thread; a barrier makes it visible to the block).
+
+    ```mlir
+    tgemm.copy_tile %A[%m0, %k0], %sa[%stage] async
+        : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
+    ```
+  }];
+  let arguments = (ins Arg<TGemm_TileMemRef, "", [MemRead]>:$src, Index:$row,
+                       Index:$col, TGemm_SmemType:$dst, Index:$stage,
+                       UnitAttr:$async);
+  let assemblyFormat = [{
+    $src `[` $row `,` $col `]` `,` $dst `[` $stage `]` (`async` $async^)?
+    attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGemm_CommitCopiesOp : TGemm_Op<"commit_copies"> {
+  let summary = "Close the group of async copies issued so far";
+  let description = [{
+    Every `async` `tgemm.copy_tile` issued by this thread since the previous
+    commit forms one group; `tgemm.wait_copies` counts groups. A commit with
+    no copies forms an empty group, which keeps the count regular in a
+    pipeline's last iterations.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TGemm_WaitCopiesOp : TGemm_Op<"wait_copies"> {
+  let summary = "Wait until at most `pending` copy groups are in flight";
+  let description = [{
+    Blocks the thread until all but the `pending` most recent committed
+    groups of async copies are complete. It does not synchronize the block:
+    a `gpu.barrier` after it makes the copied data visible to every thread.
+
+    ```mlir
+    tgemm.wait_copies pending = 1
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "`pending` `=` $pending attr-dict";
+}
+
+def TGemm_ZeroAccOp : TGemm_Op<"zero_acc", [Pure]> {
+  let summary = "A warp accumulator tile of zeros";
+  let results = (outs TGemm_AccumulatorType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "A warp multiplies shared-memory tiles into its accumulator";
+  let description = [{
+    The warp computes `result = acc + A' * B'`, where A' is the acc-rows x K
+    slice of stage `a_stage` of `a` starting at M offset `warp_row`, and B' is
+    the K x acc-cols slice of stage `b_stage` of `b` starting at N offset
+    `warp_col`; K is the stage's depth. `layout(...)` says how each ring's
+    tiles are stored: A `row` is M x K, `col` is K x M; B `row` is K x N,
+    `col` is N x K.
+
+    ```mlir
+    %acc1 = tgemm.mma_tile %sa[%s], %sb[%s], %acc0 at [%wm, %wn] layout(row, col)
+        : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>, !tgemm.acc<64x64xf32>
+    ```
+  }];
+  let arguments = (ins TGemm_SmemType:$a, Index:$a_stage, TGemm_SmemType:$b,
+                       Index:$b_stage, TGemm_AccumulatorType:$acc,
+                       Index:$warp_row, Index:$warp_col,
+                       TGemm_LayoutAttr:$layout_a, TGemm_LayoutAttr:$layout_b);
+  let results = (outs TGemm_AccumulatorType:$result);
+  let assemblyFormat = [{
+    $a `[` $a_stage `]` `,` $b `[` $b_stage `]` `,` $acc
+    `at` `[` $warp_row `,` $warp_col `]`
+    `layout` `(` custom<Layout>($layout_a) `,` custom<Layout>($layout_b) `)`
+    attr-dict `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The K depth of one stage.
+    int64_t getDepth();
+  }];
+}
+
+def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
+  let summary = "A warp writes its accumulator to C through the epilogue";
+  let description = [{
+    The warp writes `dst[row + i, col + j] = alpha * acc[i, j] +
+    beta * dst[row + i, col + j]`, converted to the element type of `dst`.
+    `alpha` defaults to 1 and `beta` to 0 (then `dst` is not read).
+
+    ```mlir
+    tgemm.store_tile %acc, %C[%m0, %n0] alpha(1.0)
+        : !tgemm.acc<64x64xf32>, memref<4096x4096xf32>
+    ```
+  }];
+  let arguments = (ins TGemm_AccumulatorType:$acc,
+                       Arg<TGemm_TileMemRef, "", [MemRead, MemWrite]>:$dst,
+                       Index:$row, Index:$col,
+                       OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta);
+  let assemblyFormat = [{
+    $acc `,` $dst `[` $row `,` $col `]`
+    (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
+    attr-dict `:` type($acc) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
+    double getBetaValue() { return getBeta().value_or(::llvm::APFloat(0.0)).convertToDouble(); }
   }];
 }
 

@@ -1,0 +1,50 @@
+//===- TGemmTypes.td - tgemm kernel-level types ------------*- tablegen -*-===//
+
+#ifndef TGEMM_TYPES_TD
+#define TGEMM_TYPES_TD
+
+include "tgemm/Dialect/TGemm/IR/TGemmDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+class TGemm_Type<string name, string typeMnemonic>
+    : TypeDef<TGemm_Dialect, name> {
+  let mnemonic = typeMnemonic;
+}
+
+def TGemm_SmemType : TGemm_Type<"Smem", "smem"> {
+  let summary = "A ring of tile buffers in shared memory";
+  let description = [{
+    `!tgemm.smem<SxRxCxT>` holds S stages, each an R x C tile of element
+    type T, in the block's shared memory. The type says only what is stored;
+    where each element lives (row padding, swizzle) is decided by the
+    instruction-level lowering, which is what lets the same kernel-level IR be
+    lowered with different shared-memory layouts.
+
+    ```mlir
+    %a = tgemm.alloc_smem : !tgemm.smem<3x128x32xf16>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stages, "int64_t":$rows, "int64_t":$cols,
+                        "Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+def TGemm_AccumulatorType : TGemm_Type<"Accumulator", "acc"> {
+  let summary = "A warp's accumulator tile";
+  let description = [{
+    `!tgemm.acc<RxCxT>` is the R x C accumulator tile of one warp, with
+    accumulator element type T. How it is spread over the lanes' registers is
+    decided by the instruction-level lowering (WMMA fragments, mma.sync
+    fragments).
+
+    ```mlir
+    %acc = tgemm.zero_acc : !tgemm.acc<64x64xf32>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols, "Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
+#endif // TGEMM_TYPES_TD

@@ -1,0 +1,621 @@
+//===- LowerToWMMA.cpp - Tile ops to WMMA instructions --------------------===//
+//
+// The code a CUDA programmer gets from nvcuda::wmma: synchronous 16-byte
+// global->shared copies, wmma.load / wmma.mma from padded shared-memory
+// tiles, wmma.store of the accumulators.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tgemm/Conversion/Passes.h"
+#include "tgemm/Conversion/TileLowering.h"
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Transforms/KernelManifest.h"
+#include "tgemm/Utils/IndexMath.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMLOWERTOWMMA
+#include "tgemm/Conversion/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+using ::tgemm::ElemKind;
+using ::tgemm::MmaFact;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The WMMA instruction of one precision
+//===----------------------------------------------------------------------===//
+
+enum class Frag { A, B };
+
+NVVM::MMATypes toMmaType(ElemKind kind) {
+  switch (kind) {
+  case ElemKind::F16:
+    return NVVM::MMATypes::f16;
+  case ElemKind::BF16:
+    return NVVM::MMATypes::bf16;
+  case ElemKind::TF32:
+    return NVVM::MMATypes::tf32;
+  case ElemKind::S8:
+    return NVVM::MMATypes::s8;
+  case ElemKind::U8:
+    return NVVM::MMATypes::u8;
+  case ElemKind::S4:
+    return NVVM::MMATypes::s4;
+  case ElemKind::F32:
+    return NVVM::MMATypes::f32;
+  case ElemKind::S32:
+    return NVVM::MMATypes::s32;
+  case ElemKind::E4M3:
+  case ElemKind::E5M2:
+    break;
+  }
+  llvm_unreachable("no WMMA type for this kind");
+}
+
+NVVM::MMALayout toMmaLayout(Layout layout) {
+  return layout == Layout::Row ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+}
+
+/// Fragment register types and the ops that load, multiply and store the
+/// fragments of one WMMA instruction (an entry of the instruction facts).
+class WmmaAtom {
+public:
+  WmmaAtom(const MmaFact &fact, MLIRContext *ctx) : fact(fact) {
+    Type i32 = IntegerType::get(ctx, 32);
+    Type f16x2 = VectorType::get({2}, Float16Type::get(ctx));
+    regA = fact.a == ElemKind::F16 ? f16x2 : i32;
+    switch (fact.acc) {
+    case ElemKind::F32:
+      regAcc = Float32Type::get(ctx);
+      break;
+    case ElemKind::F16:
+      regAcc = f16x2;
+      break;
+    default:
+      regAcc = i32;
+    }
+    // The NVVM dialect has ops for these precisions; the rest go through the
+    // LLVM intrinsics of the same instructions.
+    nvvmOps = fact.a == ElemKind::F16 || fact.a == ElemKind::TF32 ||
+              fact.a == ElemKind::S8 || fact.a == ElemKind::U8;
+    nvvmStore = fact.shape.m == 16 && fact.shape.n == 16;
+  }
+
+  int64_t m() const { return fact.shape.m; }
+  int64_t n() const { return fact.shape.n; }
+  int64_t k() const { return fact.shape.k; }
+  int regsAcc() const { return fact.regsAcc; }
+  Type accRegType() const { return regAcc; }
+
+  /// Loads an A or B fragment from shared memory at `ptr`, rows `stride`
+  /// elements apart.
+  SmallVector<Value> load(OpBuilder &b, Location loc, Frag frag, Value ptr,
+                          Value stride, Layout layout) const {
+    int regs = frag == Frag::A ? fact.regsA : fact.regsB;
+    Type result = structOf(b.getContext(), regA, regs);
+    Value value;
+    if (nvvmOps) {
+      value = NVVM::WMMALoadOp::create(
+          b, loc, result, ptr, stride, m(), n(), k(), toMmaLayout(layout),
+          toMmaType(fact.a),
+          frag == Frag::A ? NVVM::MMAFrag::a : NVVM::MMAFrag::b);
+    } else {
+      std::string name = (Twine("llvm.nvvm.wmma.") + geometry() + ".load." +
+                          (frag == Frag::A ? "a" : "b") + "." +
+                          stringifyLayout(layout) + ".stride." +
+                          ::tgemm::ptxName(fact.a))
+                             .str();
+      value = callIntrinsic(b, loc, name, result, {ptr, stride});
+    }
+    return unpack(b, loc, value, regs);
+  }
+
+  /// d = a * b + c on fragments.
+  SmallVector<Value> mma(OpBuilder &b, Location loc, ArrayRef<Value> a,
+                         ArrayRef<Value> bRegs, ArrayRef<Value> c,
+                         Layout layoutA, Layout layoutB) const {
+    SmallVector<Value> args(a);
+    llvm::append_range(args, bRegs);
+    llvm::append_range(args, c);
+    Type result = structOf(b.getContext(), regAcc, fact.regsAcc);
+    Value d;
+    if (nvvmOps) {
+      d = NVVM::WMMAMmaOp::create(b, loc, result, m(), n(), k(),
+                                  toMmaLayout(layoutA), toMmaLayout(layoutB),
+                                  toMmaType(fact.a), toMmaType(fact.acc), args);
+    } else {
+      std::string name = (Twine("llvm.nvvm.wmma.") + geometry() + ".mma." +
+                          stringifyLayout(layoutA) + "." +
+                          stringifyLayout(layoutB) + "." +
+                          ::tgemm::ptxName(fact.a))
+                             .str();
+      d = callIntrinsic(b, loc, name, result, args);
+    }
+    return unpack(b, loc, d, fact.regsAcc);
+  }
+
+  /// Stores an accumulator fragment row-major at `ptr`, rows `stride`
+  /// elements apart.
+  void store(OpBuilder &b, Location loc, Value ptr, ArrayRef<Value> d,
+             Value stride) const {
+    if (nvvmStore) {
+      NVVM::WMMAStoreOp::create(b, loc, ptr, m(), n(), k(),
+                                NVVM::MMALayout::row, toMmaType(fact.acc), d,
+                                stride);
+      return;
+    }
+    std::string name = (Twine("llvm.nvvm.wmma.") + geometry() +
+                        ".store.d.row.stride." + ::tgemm::ptxName(fact.acc))
+                           .str();
+    SmallVector<Value> args{ptr};
+    llvm::append_range(args, d);
+    args.push_back(stride);
+    callIntrinsic(b, loc, name, Type(), args);
+  }
+
+private:
+  std::string geometry() const {
+    return (Twine("m") + Twine(m()) + "n" + Twine(n()) + "k" + Twine(k()))
+        .str();
+  }
+
+  static Type structOf(MLIRContext *ctx, Type reg, int regs) {
+    if (regs == 1)
+      return reg;
+    return LLVM::LLVMStructType::getLiteral(ctx,
+                                            SmallVector<Type>(regs, reg));
+  }
+
+  static SmallVector<Value> unpack(OpBuilder &b, Location loc, Value value,
+                                   int regs) {
+    if (regs == 1)
+      return {value};
+    SmallVector<Value> out;
+    for (int i = 0; i < regs; ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, value, i));
+    return out;
+  }
+
+  static Value callIntrinsic(OpBuilder &b, Location loc, StringRef name,
+                             Type result, ValueRange args) {
+    StringAttr intrinsic = b.getStringAttr(name);
+    if (!result) {
+      LLVM::CallIntrinsicOp::create(b, loc, intrinsic, args);
+      return Value();
+    }
+    return LLVM::CallIntrinsicOp::create(b, loc, result, intrinsic, args)
+        .getResult(0);
+  }
+
+  const MmaFact &fact;
+  Type regA, regAcc;
+  bool nvvmOps, nvvmStore;
+};
+
+//===----------------------------------------------------------------------===//
+// Per-kernel state shared by the patterns
+//===----------------------------------------------------------------------===//
+
+struct KernelInfo {
+  WmmaAtom atom;
+  SharedMemoryPlan plan;
+  int64_t threads;
+  int64_t scratchPerWarp;
+  gpu::GPUModuleOp module;
+
+  /// Bytes of per-warp scratch the epilogue stages one fragment through.
+  static int64_t scratchBytesPerWarp(const MmaFact &fact) {
+    return fact.shape.m * fact.shape.n * ::tgemm::bitWidth(fact.acc) / 8;
+  }
+  const RingLayout &ring(Value smem) const {
+    return plan.rings.at(smem.getDefiningOp());
+  }
+};
+
+/// Byte offset of `elements` elements of `bits` bits each.
+Value elementBytes(IndexMath &im, Value elements, int64_t bits) {
+  return bits >= 8 ? im.mul(elements, bits / 8) : im.div(elements, 8 / bits);
+}
+
+/// Unpacks the accumulator array into its registers.
+SmallVector<Value> unpackAccumulator(OpBuilder &b, Location loc, Value acc) {
+  auto type = cast<LLVM::LLVMArrayType>(acc.getType());
+  SmallVector<Value> regs;
+  for (unsigned i = 0; i < type.getNumElements(); ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  return regs;
+}
+
+Value packAccumulator(OpBuilder &b, Location loc, Type type,
+                      ArrayRef<Value> regs) {
+  Value acc = LLVM::PoisonOp::create(b, loc, type);
+  for (auto [i, reg] : llvm::enumerate(regs))
+    acc = LLVM::InsertValueOp::create(b, loc, acc, reg, i);
+  return acc;
+}
+
+template <typename Op>
+struct KernelPattern : public OpConversionPattern<Op> {
+  KernelPattern(const TypeConverter &converter, MLIRContext *ctx,
+                const KernelInfo &info)
+      : OpConversionPattern<Op>(converter, ctx), info(info) {}
+  const KernelInfo &info;
+};
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// A ring becomes a pointer into the kernel's dynamic shared memory.
+struct AllocSmemLowering : public KernelPattern<AllocSmemOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(AllocSmemOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    Value base = getDynamicSharedMemory(rewriter, loc, info.module);
+    rewriter.replaceOp(op, offsetSharedPointer(
+                               rewriter, loc, base,
+                               im.c(info.plan.rings.at(op).offset)));
+    return success();
+  }
+};
+
+struct ZeroAccLowering : public KernelPattern<ZeroAccOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(ZeroAccOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(op, type);
+    return success();
+  }
+};
+
+/// Every thread copies 16-byte chunks, thread t taking chunks t, t + T, ...:
+/// all loads are issued before the first store, as a hand-written
+/// register-staged copy does.
+struct CopyTileLowering : public KernelPattern<CopyTileOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(CopyTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    const RingLayout &ring = info.ring(op.getDst());
+    SmemType type = op.getDst().getType();
+    int64_t chunksPerRow = ring.rowBytes / 16;
+    int64_t total = type.getRows() * chunksPerRow;
+    int64_t elementsPerChunk = 128 / ring.elementBits;
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value stageBase = offsetSharedPointer(
+        rewriter, loc, adaptor.getDst(), im.mul(adaptor.getStage(), ring.stagePitch));
+    auto chunkType = VectorType::get({4}, rewriter.getI32Type());
+
+    struct Pending {
+      Value value, dst;
+    };
+    SmallVector<Pending> pending;
+    auto emitChunk = [&](OpBuilder &b, Value q, bool storeNow) {
+      IndexMath m{b, loc};
+      Value row = m.div(q, chunksPerRow);
+      Value chunk = m.rem(q, chunksPerRow);
+      Value src = getGlobalElementPointer(
+          b, loc, adaptor.getSrc(), m.add(adaptor.getRow(), row),
+          m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk)));
+      Value value = LLVM::LoadOp::create(b, loc, chunkType, src, /*alignment=*/16);
+      Value dst = offsetSharedPointer(
+          b, loc, stageBase,
+          m.add(m.mul(row, ring.rowPitch), m.mul(chunk, 16)));
+      if (storeNow)
+        LLVM::StoreOp::create(b, loc, value, dst, /*alignment=*/16);
+      else
+        pending.push_back({value, dst});
+    };
+    for (int64_t first = 0; first < total; first += info.threads) {
+      Value q = im.add(tid, first);
+      if (first + info.threads <= total) {
+        emitChunk(rewriter, q, /*storeNow=*/false);
+        continue;
+      }
+      // The last round covers fewer chunks than there are threads.
+      scf::IfOp::create(rewriter, loc, im.lt(q, im.c(total)),
+                        [&](OpBuilder &b, Location) {
+                          emitChunk(b, q, /*storeNow=*/true);
+                          scf::YieldOp::create(b, loc);
+                        });
+    }
+    for (const Pending &p : pending)
+      LLVM::StoreOp::create(rewriter, loc, p.value, p.dst, /*alignment=*/16);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Copies are synchronous here: groups and waits have nothing to do.
+template <typename Op>
+struct EraseLowering : public KernelPattern<Op> {
+  using KernelPattern<Op>::KernelPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// For each k-step: load the warp's A fragments and B fragments, then one
+/// wmma.mma per accumulator fragment.
+struct MmaTileLowering : public KernelPattern<MmaTileOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(MmaTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    const WmmaAtom &atom = info.atom;
+    const RingLayout &ringA = info.ring(op.getA());
+    const RingLayout &ringB = info.ring(op.getB());
+    AccumulatorType accType = op.getAcc().getType();
+    int64_t fragsM = accType.getRows() / atom.m();
+    int64_t fragsN = accType.getCols() / atom.n();
+    int64_t kSteps = op.getDepth() / atom.k();
+    Layout layoutA = op.getLayoutA(), layoutB = op.getLayoutB();
+
+    Value baseA = offsetSharedPointer(rewriter, loc, adaptor.getA(),
+                                      im.mul(adaptor.getAStage(), ringA.stagePitch));
+    Value baseB = offsetSharedPointer(rewriter, loc, adaptor.getB(),
+                                      im.mul(adaptor.getBStage(), ringB.stagePitch));
+    Value strideA = arith::ConstantIntOp::create(rewriter, loc,
+                                                 ringA.pitchElements(), 32);
+    Value strideB = arith::ConstantIntOp::create(rewriter, loc,
+                                                 ringB.pitchElements(), 32);
+    // Byte offset of logical element (outer, depth) in a ring whose tiles
+    // are stored outer-major when `outerMajor`.
+    auto offset = [&](const RingLayout &ring, bool outerMajor, Value outer,
+                      int64_t depth) {
+      Value d = im.c(depth);
+      Value row = outerMajor ? outer : d, col = outerMajor ? d : outer;
+      return im.add(im.mul(row, ring.rowPitch),
+                    elementBytes(im, col, ring.elementBits));
+    };
+
+    SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
+    int regs = atom.regsAcc();
+    for (int64_t ks = 0; ks < kSteps; ++ks) {
+      SmallVector<SmallVector<Value>> a, b;
+      for (int64_t fm = 0; fm < fragsM; ++fm) {
+        Value m = im.add(adaptor.getWarpRow(), fm * atom.m());
+        Value ptr = offsetSharedPointer(
+            rewriter, loc, baseA,
+            offset(ringA, layoutA == Layout::Row, m, ks * atom.k()));
+        a.push_back(atom.load(rewriter, loc, Frag::A, ptr, strideA, layoutA));
+      }
+      for (int64_t fn = 0; fn < fragsN; ++fn) {
+        Value n = im.add(adaptor.getWarpCol(), fn * atom.n());
+        Value ptr = offsetSharedPointer(
+            rewriter, loc, baseB,
+            offset(ringB, layoutB == Layout::Col, n, ks * atom.k()));
+        b.push_back(atom.load(rewriter, loc, Frag::B, ptr, strideB, layoutB));
+      }
+      for (int64_t fm = 0; fm < fragsM; ++fm) {
+        for (int64_t fn = 0; fn < fragsN; ++fn) {
+          auto c = MutableArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs,
+                                                    regs);
+          SmallVector<Value> d =
+              atom.mma(rewriter, loc, a[fm], b[fn], c, layoutA, layoutB);
+          llvm::copy(d, c.begin());
+        }
+      }
+    }
+    rewriter.replaceOp(op, packAccumulator(rewriter, loc,
+                                           adaptor.getAcc().getType(), acc));
+    return success();
+  }
+};
+
+/// Each accumulator fragment goes through the warp's scratch tile: wmma.store
+/// there, then every lane takes m*n/32 consecutive elements of one row,
+/// applies alpha/beta, converts to C's type and writes them with one vector
+/// store.
+struct StoreTileLowering : public KernelPattern<StoreTileOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    const WmmaAtom &atom = info.atom;
+    AccumulatorType accType = op.getAcc().getType();
+    int64_t fragsM = accType.getRows() / atom.m();
+    int64_t fragsN = accType.getCols() / atom.n();
+    int64_t perLane = atom.m() * atom.n() / 32;
+    Type accElement = accType.getElementType();
+    Type cElement = op.getDst().getType().getElementType();
+    int64_t accBytes = getElementBits(accElement) / 8;
+    int64_t cBytes = getElementBits(cElement) / 8;
+    double alpha = op.getAlphaValue(), beta = op.getBetaValue();
+    bool isInt = isa<IntegerType>(accElement);
+    Type computeElement = isInt ? accElement : rewriter.getF32Type();
+    auto vec = [&](Type element) { return VectorType::get({perLane}, element); };
+    auto splat = [&](double v) -> Value {
+      Attribute scalar =
+          isInt ? Attribute(rewriter.getIntegerAttr(computeElement, (int64_t)v))
+                : Attribute(rewriter.getFloatAttr(computeElement, v));
+      return arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(vec(computeElement), scalar));
+    };
+    auto toCompute = [&](Value v) -> Value {
+      Type element = cast<VectorType>(v.getType()).getElementType();
+      if (element == computeElement)
+        return v;
+      return arith::ExtFOp::create(rewriter, loc, vec(computeElement), v);
+    };
+
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value warp = im.div(tid, 32), lane = im.rem(tid, 32);
+    Value scratch = offsetSharedPointer(
+        rewriter, loc, getDynamicSharedMemory(rewriter, loc, info.module),
+        im.add(im.mul(warp, info.scratchPerWarp), info.plan.scratchOffset));
+    Value stride = arith::ConstantIntOp::create(rewriter, loc, atom.n(), 32);
+    Value first = im.mul(lane, perLane);
+    Value rowInFrag = im.div(first, atom.n());
+    Value colInFrag = im.rem(first, atom.n());
+    Value laneScratch =
+        offsetSharedPointer(rewriter, loc, scratch, im.mul(first, accBytes));
+    Value mask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
+    int64_t accAlign = std::min<int64_t>(16, perLane * accBytes);
+    int64_t cAlign = std::min<int64_t>(16, perLane * cBytes);
+
+    SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
+    int regs = atom.regsAcc();
+    for (int64_t fm = 0; fm < fragsM; ++fm) {
+      for (int64_t fn = 0; fn < fragsN; ++fn) {
+        auto d = ArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs, regs);
+        atom.store(rewriter, loc, scratch, d, stride);
+        NVVM::SyncWarpOp::create(rewriter, loc, mask);
+        Value v = LLVM::LoadOp::create(rewriter, loc, vec(accElement),
+                                       laneScratch, accAlign);
+        v = toCompute(v);
+        Value dst = getGlobalElementPointer(
+            rewriter, loc, adaptor.getDst(),
+            im.add(adaptor.getRow(), im.add(rowInFrag, fm * atom.m())),
+            im.add(adaptor.getCol(), im.add(colInFrag, fn * atom.n())));
+        if (alpha != 1.0)
+          v = isInt ? arith::MulIOp::create(rewriter, loc, v, splat(alpha))
+                          .getResult()
+                    : arith::MulFOp::create(rewriter, loc, v, splat(alpha))
+                          .getResult();
+        if (beta != 0.0) {
+          Value c = toCompute(
+              LLVM::LoadOp::create(rewriter, loc, vec(cElement), dst, cAlign));
+          v = isInt ? arith::AddIOp::create(
+                          rewriter, loc, v,
+                          arith::MulIOp::create(rewriter, loc, c, splat(beta)))
+                          .getResult()
+                    : arith::AddFOp::create(
+                          rewriter, loc, v,
+                          arith::MulFOp::create(rewriter, loc, c, splat(beta)))
+                          .getResult();
+        }
+        if (cElement != computeElement)
+          v = arith::TruncFOp::create(rewriter, loc, vec(cElement), v);
+        LLVM::StoreOp::create(rewriter, loc, v, dst, cAlign);
+        // The next fragment overwrites the scratch tile.
+        NVVM::SyncWarpOp::create(rewriter, loc, mask);
+      }
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct LowerToWMMAPass
+    : public mlir::tgemm::impl::TGemmLowerToWMMABase<LowerToWMMAPass> {
+  using Base::Base;
+
+  LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
+    MmaTileOp mma;
+    kernel.walk([&](MmaTileOp op) { mma = op; });
+    if (!mma)
+      return success();
+    MLIRContext *ctx = kernel.getContext();
+
+    auto a = getOperandKind(mma.getA().getType().getElementType());
+    auto b = getOperandKind(mma.getB().getType().getElementType());
+    auto acc = getResultKind(mma.getAcc().getType().getElementType());
+    const MmaFact *fact = ::tgemm::lookupMma(::tgemm::Family::Wmma, *a, *b, *acc);
+    if (!fact)
+      return mma.emitOpError()
+             << "WMMA has no instruction for "
+             << mma.getA().getType().getElementType() << " x "
+             << mma.getB().getType().getElementType() << " -> "
+             << mma.getAcc().getType().getElementType()
+             << (*a == ElemKind::E4M3 || *a == ElemKind::E5M2
+                     ? "; fp8 needs the ptx lowering (mma.sync, sm_89+)"
+                     : "");
+    if (fact->rowColOnly &&
+        (mma.getLayoutA() != Layout::Row || mma.getLayoutB() != Layout::Col))
+      return mma.emitOpError()
+             << "the WMMA " << ::tgemm::ptxName(*a)
+             << " instruction takes only A row-major and B column-major "
+                "(layout(row, col)), got layout("
+             << stringifyLayout(mma.getLayoutA()) << ", "
+             << stringifyLayout(mma.getLayoutB()) << ")";
+    AccumulatorType accType = mma.getAcc().getType();
+    if (accType.getRows() % fact->shape.m || accType.getCols() % fact->shape.n ||
+        mma.getDepth() % fact->shape.k)
+      return mma.emitOpError()
+             << "a " << accType.getRows() << "x" << accType.getCols() << "x"
+             << mma.getDepth() << " warp tile is not a whole number of WMMA m"
+             << fact->shape.m << "n" << fact->shape.n << "k" << fact->shape.k
+             << " tiles";
+    int64_t threads = getThreadsPerBlock(kernel);
+    if (threads <= 0 || threads % 32)
+      return kernel.emitOpError()
+             << "needs a known_block_size of whole warps to lower tile copies";
+
+    int64_t scratchPerWarp = KernelInfo::scratchBytesPerWarp(*fact);
+    KernelInfo info{WmmaAtom(*fact, ctx),
+                    SharedMemoryPlan::build(kernel, padding,
+                                            (threads / 32) * scratchPerWarp),
+                    threads, scratchPerWarp,
+                    kernel->getParentOfType<gpu::GPUModuleOp>()};
+
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([&](SmemType) -> Type {
+      return LLVM::LLVMPointerType::get(ctx, 3);
+    });
+    converter.addConversion([&](AccumulatorType type) -> Type {
+      int64_t frags =
+          (type.getRows() / fact->shape.m) * (type.getCols() / fact->shape.n);
+      return LLVM::LLVMArrayType::get(info.atom.accRegType(),
+                                      frags * fact->regsAcc);
+    });
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TGemmDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    patterns.add<AllocSmemLowering, ZeroAccLowering, CopyTileLowering,
+                 EraseLowering<CommitCopiesOp>, EraseLowering<WaitCopiesOp>,
+                 MmaTileLowering, StoreTileLowering>(converter, ctx, info);
+    if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
+      return failure();
+    finishKernelLaunches(getOperation(), kernel, "wmma", info.plan.totalBytes);
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (padding < 0 || padding % 16) {
+      getOperation().emitError()
+          << "tgemm-lower-to-wmma: padding (" << padding
+          << ") must be a non-negative multiple of 16 bytes";
+      return signalPassFailure();
+    }
+    SmallVector<gpu::GPUFuncOp> kernels;
+    getOperation().walk([&](gpu::GPUFuncOp f) { kernels.push_back(f); });
+    for (gpu::GPUFuncOp kernel : kernels)
+      if (failed(lowerKernel(kernel)))
+        signalPassFailure();
+  }
+};
+
+} // namespace

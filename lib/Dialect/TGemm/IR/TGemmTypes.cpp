@@ -1,0 +1,84 @@
+//===- TGemmTypes.cpp - tgemm kernel-level types --------------------------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+/// Parses `<d0 x d1 x ... x type>` with exactly `rank` static sizes.
+static ParseResult parseShapeAndType(AsmParser &parser, unsigned rank,
+                                     SmallVectorImpl<int64_t> &shape,
+                                     Type &elementType) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType) || parser.parseGreater())
+    return failure();
+  if (shape.size() != rank)
+    return parser.emitError(loc) << "expected " << rank << " sizes, got "
+                                 << shape.size();
+  return success();
+}
+
+static void printShapeAndType(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                              Type elementType) {
+  printer << '<';
+  for (int64_t size : shape)
+    printer << size << 'x';
+  printer << elementType << '>';
+}
+
+Type SmemType::parse(AsmParser &parser) {
+  SmallVector<int64_t, 3> shape;
+  Type elementType;
+  if (parseShapeAndType(parser, 3, shape, elementType))
+    return {};
+  return parser.getChecked<SmemType>(parser.getContext(), shape[0], shape[1],
+                                     shape[2], elementType);
+}
+
+void SmemType::print(AsmPrinter &printer) const {
+  printShapeAndType(printer, {getStages(), getRows(), getCols()},
+                    getElementType());
+}
+
+LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               int64_t stages, int64_t rows, int64_t cols,
+                               Type elementType) {
+  if (stages < 1 || rows < 1 || cols < 1)
+    return emitError() << "shared-memory ring sizes must be positive, got "
+                       << stages << "x" << rows << "x" << cols;
+  if (!getOperandKind(elementType))
+    return emitError() << "shared-memory ring of " << elementType
+                       << ": not a tensor-core operand type";
+  return success();
+}
+
+Type AccumulatorType::parse(AsmParser &parser) {
+  SmallVector<int64_t, 2> shape;
+  Type elementType;
+  if (parseShapeAndType(parser, 2, shape, elementType))
+    return {};
+  return parser.getChecked<AccumulatorType>(parser.getContext(), shape[0],
+                                            shape[1], elementType);
+}
+
+void AccumulatorType::print(AsmPrinter &printer) const {
+  printShapeAndType(printer, {getRows(), getCols()}, getElementType());
+}
+
+LogicalResult
+AccumulatorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t rows, int64_t cols, Type elementType) {
+  if (rows < 1 || cols < 1)
+    return emitError() << "accumulator sizes must be positive, got " << rows
+                       << "x" << cols;
+  if (!elementType.isF32() && !elementType.isF16() &&
+      !elementType.isSignlessInteger(32))
+    return emitError() << "accumulator of " << elementType
+                       << ": expected f32, f16 or i32";
+  return success();
+}

@@ -1,0 +1,110 @@
+//===- KernelManifest.cpp - The launch manifest on gpu.launch_func --------===//
+
+#include "tgemm/Transforms/KernelManifest.h"
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+namespace {
+/// Builds dictionaries and arrays of the manifest with short calls.
+struct Json {
+  explicit Json(MLIRContext *ctx) : b(ctx) {}
+  Attribute str(StringRef s) { return b.getStringAttr(s); }
+  Attribute num(int64_t v) { return b.getI64IntegerAttr(v); }
+  Attribute real(double v) { return b.getF64FloatAttr(v); }
+  Attribute null() { return b.getUnitAttr(); }
+  Attribute sizeOrNull(int64_t v) {
+    return ShapedType::isDynamic(v) ? null() : num(v);
+  }
+  Attribute list(ArrayRef<Attribute> items) { return b.getArrayAttr(items); }
+  Attribute nums(ArrayRef<int64_t> items) {
+    SmallVector<Attribute> attrs;
+    for (int64_t v : items)
+      attrs.push_back(num(v));
+    return list(attrs);
+  }
+  DictionaryAttr obj(ArrayRef<std::pair<StringRef, Attribute>> entries) {
+    SmallVector<NamedAttribute> named;
+    for (auto [key, value] : entries)
+      named.push_back(b.getNamedAttr(key, value));
+    return b.getDictionaryAttr(named);
+  }
+  Builder b;
+};
+} // namespace
+
+DictionaryAttr mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
+                                          StringRef kernel,
+                                          int64_t dynamicSharedBytes) {
+  Json j(op.getContext());
+  MatmulKinds kinds = getMatmulKinds(op);
+  ConfigAttr config = op.getConfig();
+  auto operand = [&](::tgemm::ElemKind kind, Layout layout) {
+    return j.obj({{"type", j.str(::tgemm::ptxName(kind))},
+                  {"layout", j.str(stringifyLayout(layout))}});
+  };
+  auto arg = [&](StringRef name, ::tgemm::ElemKind kind) {
+    return j.obj({{"name", j.str(name)},
+                  {"kind", j.str("memref")},
+                  {"type", j.str(::tgemm::ptxName(kind))},
+                  {"rank", j.num(2)}});
+  };
+  auto multiple = [&](StringRef dim, int64_t tile) {
+    return j.obj({{"dim", j.str(dim)}, {"multiple_of", j.num(tile)}});
+  };
+  return j.obj({
+      {"name", j.str(kernel)},
+      {"module", j.str(module)},
+      {"problem", j.obj({{"m", j.sizeOrNull(op.getStaticM())},
+                         {"n", j.sizeOrNull(op.getStaticN())},
+                         {"k", j.sizeOrNull(op.getStaticK())}})},
+      {"a", operand(kinds.a, op.getLayoutA())},
+      {"b", operand(kinds.b, op.getLayoutB())},
+      {"c", operand(kinds.c, Layout::Row)},
+      {"acc", j.str(::tgemm::ptxName(kinds.acc))},
+      {"alpha", j.real(op.getAlphaValue())},
+      {"beta", j.real(op.getBetaValue())},
+      {"config", j.obj({{"block", j.nums(config.getBlock())},
+                        {"warps", j.nums(config.getWarps())},
+                        {"stages", j.num(config.getStages())}})},
+      {"grid", j.list({j.obj({{"dim", j.str("n")},
+                              {"tile", j.num(config.getBlockN())}}),
+                       j.obj({{"dim", j.str("m")},
+                              {"tile", j.num(config.getBlockM())}}),
+                       j.obj({{"value", j.num(1)}})})},
+      {"block", j.nums({config.getNumThreads(), 1, 1})},
+      {"dynamic_shared_memory", j.num(dynamicSharedBytes)},
+      {"requires", j.list({multiple("m", config.getBlockM()),
+                           multiple("n", config.getBlockN()),
+                           multiple("k", config.getBlockK())})},
+      {"args", j.list({arg("a", kinds.a), arg("b", kinds.b),
+                       arg("c", kinds.c)})},
+  });
+}
+
+void mlir::tgemm::finishKernelLaunches(ModuleOp module, gpu::GPUFuncOp kernel,
+                                       StringRef lowering,
+                                       int64_t dynamicSharedBytes) {
+  auto gpuModule = kernel->getParentOfType<gpu::GPUModuleOp>();
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelModuleName() != gpuModule.getNameAttr() ||
+        launch.getKernelName() != kernel.getNameAttr())
+      return;
+    OpBuilder b(launch);
+    Value bytes = arith::ConstantIntOp::create(b, launch.getLoc(),
+                                               dynamicSharedBytes, 32);
+    launch.getDynamicSharedMemorySizeMutable().assign(bytes);
+    NamedAttrList manifest;
+    if (auto existing = launch->getAttrOfType<DictionaryAttr>(kManifestAttrName))
+      manifest.append(existing.getValue());
+    manifest.set("lowering", b.getStringAttr(lowering));
+    manifest.set("dynamic_shared_memory",
+                 b.getI64IntegerAttr(dynamicSharedBytes));
+    launch->setAttr(kManifestAttrName, manifest.getDictionary(b.getContext()));
+  });
+}

@@ -1,0 +1,231 @@
+//===- Tile.cpp - tgemm.matmul to a kernel of tile operations -------------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Transforms/KernelManifest.h"
+#include "tgemm/Transforms/Passes.h"
+#include "tgemm/Utils/IndexMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMTILE
+#include "tgemm/Transforms/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+namespace {
+
+/// Checks that static sizes are whole multiples of the block tile.
+LogicalResult checkTileMultiples(MatmulOp op) {
+  ConfigAttr config = op.getConfig();
+  struct Dim {
+    char name;
+    int64_t size, tile;
+  } dims[] = {{'M', op.getStaticM(), config.getBlockM()},
+              {'N', op.getStaticN(), config.getBlockN()},
+              {'K', op.getStaticK(), config.getBlockK()}};
+  for (const Dim &d : dims) {
+    if (!ShapedType::isDynamic(d.size) && d.size % d.tile != 0)
+      return op.emitOpError()
+             << d.name << " (" << d.size << ") must be a multiple of block tile "
+             << d.name << " (" << d.tile
+             << "): partial tiles are not supported";
+  }
+  return success();
+}
+
+/// Ring types of A and B for a layout: tiles are stored as the operand is.
+SmemType ringType(MLIRContext *ctx, int64_t stages, int64_t outer,
+                  int64_t depth, Layout layout, Type element, bool isA) {
+  // A is outer(M) x depth(K) when row-major; B is depth(K) x outer(N).
+  bool outerFirst = (layout == Layout::Row) == isA;
+  return SmemType::get(ctx, stages, outerFirst ? outer : depth,
+                       outerFirst ? depth : outer, element);
+}
+
+/// Writes the kernel body for `op` into `kernel`.
+void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
+  MLIRContext *ctx = op.getContext();
+  ConfigAttr config = op.getConfig();
+  Location loc = op.getLoc();
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath im{b, loc};
+  Value a = entry.getArgument(0), bMat = entry.getArgument(1),
+        c = entry.getArgument(2);
+  Layout layoutA = op.getLayoutA(), layoutB = op.getLayoutB();
+  int64_t stages = config.getStages();
+  int64_t bm = config.getBlockM(), bn = config.getBlockN(),
+          bk = config.getBlockK();
+
+  // Block (x over N, y over M) and warp (row-major over the warp grid).
+  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warp = im.div(tid, 32);
+  Value warpRow = im.mul(im.div(warp, config.getWarpsN()), config.getWarpTileM());
+  Value warpCol = im.mul(im.rem(warp, config.getWarpsN()), config.getWarpTileN());
+  Value m0 = im.mul(by, bm), n0 = im.mul(bx, bn);
+
+  auto ringA = ringType(ctx, stages, bm, bk, layoutA,
+                        op.getA().getType().getElementType(), /*isA=*/true);
+  auto ringB = ringType(ctx, stages, bn, bk, layoutB,
+                        op.getB().getType().getElementType(), /*isA=*/false);
+  Value sa = AllocSmemOp::create(b, loc, ringA);
+  Value sb = AllocSmemOp::create(b, loc, ringB);
+  auto accType = AccumulatorType::get(ctx, config.getWarpTileM(),
+                                      config.getWarpTileN(), op.getAcc());
+  Value acc0 = ZeroAccOp::create(b, loc, accType);
+
+  // K tiles: K is dimension 1 of a row-major A (M x K), 0 of a column-major.
+  Value k = memref::DimOp::create(b, loc, a, layoutA == Layout::Row ? 1 : 0);
+  Value kTiles = im.div(k, bk);
+  bool async = stages > 1;
+
+  // Copies k-tile `kt` of A and B into stage `stage`.
+  auto copyStage = [&](OpBuilder &ob, Value kt, Value stage) {
+    IndexMath m{ob, loc};
+    Value k0 = m.mul(kt, bk);
+    auto [aRow, aCol] = layoutA == Layout::Row ? std::pair(m0, k0)
+                                               : std::pair(k0, m0);
+    auto [bRow, bCol] = layoutB == Layout::Row ? std::pair(k0, n0)
+                                               : std::pair(n0, k0);
+    CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async);
+    CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async);
+  };
+  auto ifThen = [&](Value cond, function_ref<void(OpBuilder &)> body) {
+    scf::IfOp::create(b, loc, cond, [&](OpBuilder &tb, Location) {
+      body(tb);
+      scf::YieldOp::create(tb, loc);
+    });
+  };
+
+  // Prologue: the first S - 1 k-tiles in flight.
+  for (int64_t s = 0; s + 1 < stages; ++s) {
+    ifThen(im.lt(im.c(s), kTiles),
+           [&](OpBuilder &tb) { copyStage(tb, im.c(s), im.c(s)); });
+    CommitCopiesOp::create(b, loc);
+  }
+
+  auto loop = scf::ForOp::create(
+      b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
+      [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+        IndexMath m{lb, loc};
+        Value stage;
+        if (stages > 1) {
+          // Tile kt has landed once at most S - 2 newer groups are pending;
+          // the barrier also ends every warp's use of the stage refilled next.
+          WaitCopiesOp::create(lb, loc, stages - 2);
+          gpu::BarrierOp::create(lb, loc);
+          Value next = m.add(kt, m.c(stages - 1));
+          scf::IfOp::create(lb, loc, m.lt(next, kTiles),
+                            [&](OpBuilder &tb, Location) {
+                              copyStage(tb, next, IndexMath{tb, loc}.rem(next, stages));
+                              scf::YieldOp::create(tb, loc);
+                            });
+          CommitCopiesOp::create(lb, loc);
+          stage = m.rem(kt, stages);
+        } else {
+          // One buffer: refill it only after every warp is done with it.
+          gpu::BarrierOp::create(lb, loc);
+          stage = m.c(0);
+          copyStage(lb, kt, stage);
+          gpu::BarrierOp::create(lb, loc);
+        }
+        Value acc = MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage,
+                                      iterArgs[0], warpRow, warpCol,
+                                      LayoutAttr::get(ctx, layoutA),
+                                      LayoutAttr::get(ctx, layoutB));
+        scf::YieldOp::create(lb, loc, acc);
+      });
+
+  StoreTileOp::create(b, loc, loop.getResult(0), c, im.add(m0, warpRow),
+                      im.add(n0, warpCol), op.getAlphaAttr(), op.getBetaAttr());
+  gpu::ReturnOp::create(b, loc);
+}
+
+/// Replaces `op` with a launch of a new kernel; `baseName` names both.
+LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
+  if (failed(checkTileMultiples(op)))
+    return failure();
+  MLIRContext *ctx = op.getContext();
+  ConfigAttr config = op.getConfig();
+  Location loc = op.getLoc();
+  SymbolTable symbols(module);
+
+  // The kernel, in a gpu.module of its own.
+  OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+  auto gpuModule = gpu::GPUModuleOp::create(mb, loc, baseName.str() + "_module");
+  symbols.insert(gpuModule);
+  OpBuilder kb = OpBuilder::atBlockBegin(gpuModule.getBody());
+  auto kernelType = FunctionType::get(
+      ctx, {op.getA().getType(), op.getB().getType(), op.getC().getType()}, {});
+  auto kernel = gpu::GPUFuncOp::create(kb, loc, baseName.str() + "_kernel",
+                                       kernelType);
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  int32_t threads = config.getNumThreads();
+  kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
+  buildKernelBody(op, kernel);
+
+  // The launch: grid (N / BN, M / BM).
+  OpBuilder b(op);
+  IndexMath im{b, loc};
+  auto size = [&](Value memref, unsigned dim, int64_t tile) -> Value {
+    int64_t s = cast<MemRefType>(memref.getType()).getDimSize(dim);
+    if (!ShapedType::isDynamic(s))
+      return im.c(s / tile);
+    return im.div(memref::DimOp::create(b, loc, memref, dim), tile);
+  };
+  Value gridX = size(op.getC(), 1, config.getBlockN());
+  Value gridY = size(op.getC(), 0, config.getBlockM());
+  MatmulKinds kinds = getMatmulKinds(op);
+  int64_t sharedBytes = getPipelineSharedBytes(config, kinds.a, kinds.b);
+  Value shared = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
+  auto launch = gpu::LaunchFuncOp::create(
+      b, loc, kernel, gpu::KernelDim3{gridX, gridY, im.c(1)},
+      gpu::KernelDim3{im.c(threads), im.c(1), im.c(1)}, shared,
+      ValueRange{op.getA(), op.getB(), op.getC()});
+  launch->setAttr(kManifestAttrName,
+                  buildManifest(op, gpuModule.getName(), kernel.getName(),
+                                sharedBytes));
+  op.erase();
+  return success();
+}
+
+struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<MatmulOp> matmuls;
+    module.walk([&](MatmulOp op) { matmuls.push_back(op); });
+    if (matmuls.empty())
+      return;
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(module.getContext()));
+
+    SymbolTable symbols(module);
+    llvm::StringMap<unsigned> perFunction;
+    for (MatmulOp op : matmuls) {
+      // Kernels are named after their function: @f, @f_1, ...
+      StringRef func = "gemm";
+      if (auto parent = op->getParentOfType<FunctionOpInterface>())
+        func = parent.getName();
+      std::string base;
+      do {
+        unsigned n = perFunction[func]++;
+        base = n == 0 ? func.str() : (func + "_" + Twine(n)).str();
+      } while (symbols.lookup(base + "_module"));
+      if (failed(tileMatmul(op, module, base)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
