@@ -10,7 +10,8 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tgemm_obj_root, "test")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs",
+                   "mutate.py", "check-ptxas.py", "check-manifest.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
@@ -22,10 +23,13 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 # `not`, `FileCheck`, `count` come from the LLVM tools directory.
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+# Scripts run by tests find tgemm's tools on PATH.
+llvm_config.with_environment("PATH", config.tgemm_tools_dir, append_path=True)
 
 tool_dirs = [config.tgemm_tools_dir, config.llvm_tools_dir]
 tools = [
     "tgemm-opt",
+    "tgemm-translate",
     # The stock mlir-opt, spelled apart so no test picks it up by accident.
     ToolSubst("%mlir_opt", config.mlir_opt),
 ]

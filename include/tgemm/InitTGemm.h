@@ -10,6 +10,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "tgemm/Conversion/Passes.h" // registerTGemmConversionPasses()
+#include "tgemm/Pipelines/Pipelines.h" // registerTGemmPipelines()
 #include "tgemm/Transforms/Passes.h" // registerTGemmPasses()
 
 namespace mlir::tgemm {
@@ -21,6 +22,7 @@ void registerTGemmDialects(DialectRegistry &registry);
 inline void registerAllTGemmPasses() {
   registerTGemmPasses();
   registerTGemmConversionPasses();
+  registerTGemmPipelines();
 }
 
 } // namespace mlir::tgemm

@@ -26,6 +26,16 @@ LogicalResult checkFamily(MatmulOp op, Family family, const ChipInfo &chip) {
            << ::tgemm::familyName(family) << " instruction for "
            << op.getA().getType().getElementType() << " x "
            << op.getB().getType().getElementType() << " -> " << op.getAcc();
+  // WMMA loads its fragments itself, so the instruction's operand layouts
+  // bind the operands' storage; mma.sync fragments are assembled by the
+  // lowering, which transposes where needed.
+  if (family == Family::Wmma && fact->rowColOnly &&
+      (op.getLayoutA() != Layout::Row || op.getLayoutB() != Layout::Col))
+    return op.emitOpError()
+           << "the wmma " << ::tgemm::ptxName(kinds.a)
+           << " instruction takes only layout(row, col), got layout("
+           << stringifyLayout(op.getLayoutA()) << ", "
+           << stringifyLayout(op.getLayoutB()) << ")";
   if (fact->minSm > chip.sm)
     return op.emitOpError()
            << ::tgemm::familyName(family) << " with "

@@ -189,9 +189,10 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   MatmulKinds kinds = getMatmulKinds(op);
   int64_t sharedBytes = getPipelineSharedBytes(config, kinds.a, kinds.b);
   Value shared = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
+  Value one = im.c(1);
   auto launch = gpu::LaunchFuncOp::create(
-      b, loc, kernel, gpu::KernelDim3{gridX, gridY, im.c(1)},
-      gpu::KernelDim3{im.c(threads), im.c(1), im.c(1)}, shared,
+      b, loc, kernel, gpu::KernelDim3{gridX, gridY, one},
+      gpu::KernelDim3{im.c(threads), one, one}, shared,
       ValueRange{op.getA(), op.getB(), op.getC()});
   launch->setAttr(kManifestAttrName,
                   buildManifest(op, gpuModule.getName(), kernel.getName(),

@@ -98,7 +98,7 @@ FailureOr<SmallVector<CompiledModule>> collectBinaries(ModuleOp module) {
       if (!target)
         continue;
       if (object.getFormat() != gpu::CompilationTarget::Assembly) {
-        binary.emitError() << "holds a "
+        emitError(binary.getLoc()) << "holds a "
                            << stringifyCompilationTarget(object.getFormat())
                            << " object; tgemm-translate reads PTX "
                               "(gpu-module-to-binary format=isa)";
@@ -117,7 +117,7 @@ FailureOr<SmallVector<CompiledModule>> collectBinaries(ModuleOp module) {
 FailureOr<CompiledModule> selectModule(ModuleOp module,
                                        ArrayRef<CompiledModule> modules) {
   if (modules.empty()) {
-    module.emitError() << "no compiled kernel (gpu.binary with PTX) in the "
+    emitError(module.getLoc()) << "no compiled kernel (gpu.binary with PTX) in the "
                           "input; run a tgemm pipeline first, e.g. "
                           "--tgemm-pipeline=\"lowering=wmma chip=sm_90\"";
     return failure();
@@ -128,7 +128,7 @@ FailureOr<CompiledModule> selectModule(ModuleOp module,
   if (moduleName.empty()) {
     if (modules.size() == 1)
       return modules.front();
-    module.emitError() << "the input has " << modules.size()
+    emitError(module.getLoc()) << "the input has " << modules.size()
                        << " kernel modules (" << names
                        << "); choose one with --module";
     return failure();
@@ -136,7 +136,7 @@ FailureOr<CompiledModule> selectModule(ModuleOp module,
   for (const CompiledModule &m : modules)
     if (m.name == moduleName)
       return m;
-  module.emitError() << "no kernel module '" << moduleName
+  emitError(module.getLoc()) << "no kernel module '" << moduleName
                      << "'; the input has: " << names;
   return failure();
 }
@@ -158,19 +158,19 @@ std::string findPtxas() {
 
 LogicalResult emitCubin(ModuleOp module, const CompiledModule &compiled) {
   if (outputFilename == "-") {
-    module.emitError() << "--emit=cubin writes a binary file: give it with -o";
+    emitError(module.getLoc()) << "--emit=cubin writes a binary file: give it with -o";
     return failure();
   }
   std::string ptxas = findPtxas();
   if (ptxas.empty()) {
-    module.emitError() << "ptxas not found (looked in CUDA_HOME, "
+    emitError(module.getLoc()) << "ptxas not found (looked in CUDA_HOME, "
                           "/usr/local/cuda/bin and PATH); pass --ptxas";
     return failure();
   }
   SmallString<128> ptxFile, logFile;
   if (llvm::sys::fs::createTemporaryFile("tgemm", "ptx", ptxFile) ||
       llvm::sys::fs::createTemporaryFile("tgemm", "log", logFile)) {
-    module.emitError() << "cannot create temporary files for ptxas";
+    emitError(module.getLoc()) << "cannot create temporary files for ptxas";
     return failure();
   }
   llvm::FileRemover removePtx(ptxFile), removeLog(logFile);
@@ -178,7 +178,7 @@ LogicalResult emitCubin(ModuleOp module, const CompiledModule &compiled) {
     std::error_code ec;
     llvm::raw_fd_ostream os(ptxFile, ec);
     if (ec) {
-      module.emitError() << "cannot write " << ptxFile << ": " << ec.message();
+      emitError(module.getLoc()) << "cannot write " << ptxFile << ": " << ec.message();
       return failure();
     }
     os << compiled.ptx;
@@ -192,10 +192,11 @@ LogicalResult emitCubin(ModuleOp module, const CompiledModule &compiled) {
                                      0, &error);
   if (rc != 0) {
     auto log = llvm::MemoryBuffer::getFile(logFile);
-    module.emitError() << "ptxas failed on module '" << compiled.name << "' ("
-                       << (error.empty() ? "exit " + std::to_string(rc) : error)
-                       << ")"
-                       << (log ? ":\n" + (*log)->getBuffer().str() : "");
+    std::string details = log ? (*log)->getBuffer().trim().str() : "";
+    emitError(module.getLoc())
+        << "ptxas failed on module '" << compiled.name << "' ("
+        << (error.empty() ? "exit " + std::to_string(rc) : error) << ")"
+        << (details.empty() ? "" : ":\n" + details);
     return failure();
   }
   return success();
@@ -217,7 +218,7 @@ LogicalResult emitManifest(ModuleOp module, ArrayRef<CompiledModule> binaries,
     kernels.push_back(std::move(kernel));
   });
   if (kernels.empty()) {
-    module.emitError() << "no tgemm kernel launch (gpu.launch_func with "
+    emitError(module.getLoc()) << "no tgemm kernel launch (gpu.launch_func with "
                        << tgemm::kManifestAttrName << ") in the input";
     return failure();
   }

@@ -606,7 +606,7 @@ struct LowerToWMMAPass
   void runOnOperation() override {
     if (padding < 0 || padding % 16) {
       getOperation().emitError()
-          << "tgemm-lower-to-wmma: padding (" << padding
+          << "tgemm-lower-to-wmma: padding (" << padding.getValue()
           << ") must be a non-negative multiple of 16 bytes";
       return signalPassFailure();
     }

@@ -1,0 +1,56 @@
+//===- Pipelines.h - The tgemm compilation pipeline -------------*- C++ -*-===//
+//
+// From tgemm.matmul to a gpu.binary holding PTX, in one call:
+//
+//   mlir::OpPassManager pm(mlir::ModuleOp::getOperationName());
+//   mlir::tgemm::PipelineOptions options;
+//   options.lowering = "wmma";
+//   options.chip = "sm_90";
+//   mlir::tgemm::buildPipeline(pm, options);
+//
+// or, from the command line, --tgemm-pipeline="lowering=wmma chip=sm_90".
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_PIPELINES_PIPELINES_H
+#define TGEMM_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tgemm {
+
+/// The instruction-level lowering a pipeline uses.
+enum class Lowering { Wmma };
+
+struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  PassOptions::Option<Lowering> lowering{
+      *this, "lowering", llvm::cl::desc("Instruction family"),
+      llvm::cl::init(Lowering::Wmma),
+      llvm::cl::values(clEnumValN(Lowering::Wmma, "wmma",
+                                  "WMMA (nvvm.wmma.* instructions)"))};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_86, sm_89, sm_90"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<int64_t> wmmaPadding{
+      *this, "wmma-padding",
+      llvm::cl::desc("Bytes of padding per shared-memory row (wmma)"),
+      llvm::cl::init(16)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level of the NVPTX back end"),
+      llvm::cl::init(3)};
+};
+
+/// Appends the whole pipeline to `pm` (anchored on builtin.module): target
+/// checks, tiling, the chosen lowering, then the upstream NVVM path to a
+/// gpu.binary with PTX (gpu-module-to-binary format=isa). An unknown chip
+/// is reported by the first pass, tgemm-check-target, when the pipeline runs.
+void buildPipeline(OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers --tgemm-pipeline.
+void registerTGemmPipelines();
+
+} // namespace mlir::tgemm
+
+#endif // TGEMM_PIPELINES_PIPELINES_H

@@ -1,0 +1,56 @@
+//===- Pipelines.cpp - The tgemm compilation pipeline ---------------------===//
+
+#include "tgemm/Pipelines/Pipelines.h"
+
+#include "tgemm/Conversion/Passes.h"
+#include "tgemm/Transforms/Passes.h"
+
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+/// The PTX ISA version every kernel is emitted for: 8.4 is the first with
+/// fp8 mma.sync on sm_89 (PTX ISA, "Release notes"), and it covers sm_90.
+static constexpr StringLiteral kPtxFeatures = "+ptx84";
+
+void mlir::tgemm::buildPipeline(OpPassManager &pm,
+                                const PipelineOptions &options) {
+  TGemmCheckTargetOptions check;
+  check.chip = options.chip;
+  check.lowering = "wmma";
+  pm.addPass(createTGemmCheckTarget(check));
+  pm.addPass(createTGemmTile());
+  TGemmLowerToWMMAOptions wmma;
+  wmma.padding = options.wmmaPadding;
+  pm.addPass(createTGemmLowerToWMMA(wmma));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = kPtxFeatures.str();
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::tgemm::registerTGemmPipelines() {
+  PassPipelineRegistration<PipelineOptions>(
+      "tgemm-pipeline",
+      "Compile tgemm.matmul to a gpu.binary with PTX (check, tile, lower, "
+      "NVVM, PTX)",
+      buildPipeline);
+}

@@ -1,0 +1,37 @@
+// RUN: tgemm-opt %s | tgemm-opt | FileCheck %s
+// RUN: tgemm-opt %s --mlir-print-op-generic | tgemm-opt | FileCheck %s
+
+// Round trip of the kernel-level tile ops and types, in the custom form and
+// through the generic form.
+
+// CHECK-LABEL: func @tile_ops
+// CHECK: %[[SA:.*]] = tgemm.alloc_smem : <3x128x32xf16>
+// CHECK: %[[SB:.*]] = tgemm.alloc_smem : <3x32x128xf16>
+// CHECK: %[[ACC:.*]] = tgemm.zero_acc : <64x64xf32>
+// CHECK: tgemm.copy_tile %{{.*}}[%{{.*}}, %{{.*}}], %[[SA]][%{{.*}}] async : memref<?x?xf16>, <3x128x32xf16>
+// CHECK: tgemm.copy_tile %{{.*}}[%{{.*}}, %{{.*}}], %[[SB]][%{{.*}}] : memref<?x?xf16>, <3x32x128xf16>
+// CHECK: tgemm.commit_copies
+// CHECK: tgemm.wait_copies pending = 2
+// CHECK: %[[D:.*]] = tgemm.mma_tile %[[SA]][%{{.*}}], %[[SB]][%{{.*}}], %[[ACC]] at[%{{.*}}, %{{.*}}] layout(row, row) : <3x128x32xf16>, <3x32x128xf16>, <64x64xf32>
+// CHECK: tgemm.store_tile %[[D]], %{{.*}}[%{{.*}}, %{{.*}}] alpha(2.000000e+00) beta(1.000000e+00) : <64x64xf32>, memref<?x?xbf16>
+func.func @tile_ops(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %i: index) {
+  %sa = tgemm.alloc_smem : !tgemm.smem<3x128x32xf16>
+  %sb = tgemm.alloc_smem : !tgemm.smem<3x32x128xf16>
+  %acc = tgemm.zero_acc : !tgemm.acc<64x64xf32>
+  tgemm.copy_tile %a[%i, %i], %sa[%i] async : memref<?x?xf16>, !tgemm.smem<3x128x32xf16>
+  tgemm.copy_tile %b[%i, %i], %sb[%i] : memref<?x?xf16>, !tgemm.smem<3x32x128xf16>
+  tgemm.commit_copies
+  tgemm.wait_copies pending = 2
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, row)
+      : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x32x128xf16>, !tgemm.acc<64x64xf32>
+  tgemm.store_tile %d, %c[%i, %i] alpha(2.0) beta(1.0) : !tgemm.acc<64x64xf32>, memref<?x?xbf16>
+  return
+}
+
+// 4-bit rings and i32 accumulators.
+// CHECK-LABEL: func @int4_types
+// CHECK-SAME: !tgemm.smem<2x64x128xi4>
+// CHECK-SAME: !tgemm.acc<32x16xi32>
+func.func @int4_types(%s: !tgemm.smem<2x64x128xi4>, %acc: !tgemm.acc<32x16xi32>) {
+  return
+}

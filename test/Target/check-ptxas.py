@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Compiles examples through a tgemm pipeline for several chips and runs
+ptxas -v on each PTX; prints one line per kernel (registers, spills) and a
+summary. Exits non-zero if any compilation or assembly fails or spills."""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--ptxas", required=True)
+    ap.add_argument("--lowering", required=True)
+    ap.add_argument("--chips", required=True)
+    ap.add_argument("--skip", default="", help="comma-separated substrings")
+    ap.add_argument("--opt", default="tgemm-opt")
+    ap.add_argument("--translate", default="tgemm-translate")
+    ap.add_argument("examples", nargs="+")
+    opts = ap.parse_args()
+    chips = opts.chips.split(",")
+    skips = [s for s in opts.skip.split(",") if s]
+    ok = failed = skipped = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for example in sorted(opts.examples):
+            name = os.path.basename(example)[:-len(".mlir")]
+            for chip in chips:
+                if any(s in name for s in skips):
+                    skipped += 1
+                    continue
+                ptx = os.path.join(tmp, "%s-%s.ptx" % (name, chip))
+                pipeline = "--tgemm-pipeline=lowering=%s chip=%s" % (
+                    opts.lowering, chip)
+                compiled = subprocess.run([opts.opt, example, pipeline],
+                                          capture_output=True, text=True)
+                if compiled.returncode == 0:
+                    compiled = subprocess.run(
+                        [opts.translate, "--emit=ptx", "-o", ptx],
+                        input=compiled.stdout, capture_output=True, text=True)
+                if compiled.returncode != 0:
+                    print("FAIL %s %s: %s" % (name, chip, compiled.stderr))
+                    failed += 1
+                    continue
+                asm = subprocess.run(
+                    [opts.ptxas, "-arch=" + chip, "-v", ptx, "-o",
+                     os.devnull], capture_output=True, text=True)
+                report = asm.stdout + asm.stderr
+                regs = re.search(r"Used (\d+) registers", report)
+                spill = re.search(r"(\d+) bytes spill stores, (\d+) bytes "
+                                  r"spill loads", report)
+                if asm.returncode != 0 or not regs or not spill:
+                    print("FAIL %s %s: ptxas: %s" % (name, chip, report))
+                    failed += 1
+                    continue
+                stores, loads = int(spill.group(1)), int(spill.group(2))
+                print("%-28s %-6s %3s registers, spill stores %d, loads %d" % (
+                    name, chip, regs.group(1), stores, loads))
+                if stores or loads:
+                    print("FAIL %s %s: spills" % (name, chip))
+                    failed += 1
+                    continue
+                ok += 1
+    print("%d examples x %d chips: %d compiled, %d failed, %d skipped" % (
+        len(opts.examples), len(chips), ok, failed, skipped))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
