@@ -1,25 +1,56 @@
 #!/usr/bin/env bash
-# The main job: parse, verify and print an example GEMM, then check every
-# example against each chip and lowering (which instruction family can compile
-# which precision where).
+# The main job: compile an example GEMM through the tgemm pipeline to PTX and
+# a launch manifest, show what came out, and run it where a GPU is present.
 set -euo pipefail
 build=${1:-build}
-opt="$build/bin/tgemm-opt"
+bin="$build/bin"
 example=examples/gemm-f16-f32.mlir
+out="$build/demo"
+mkdir -p "$out"
 
-echo "== $example, parsed, verified and printed by tgemm-opt"
-"$opt" "$example"
+echo "== $example"
+grep -v '^//' "$example"
 
-echo "== which lowering can compile each example, per chip (tgemm-check-target)"
+for lowering in wmma; do
+  name="gemm-f16-f32-$lowering"
+  echo
+  echo "== tgemm-opt --tgemm-pipeline=\"lowering=$lowering chip=sm_90\" | tgemm-translate"
+  "$bin/tgemm-opt" "$example" --tgemm-pipeline="lowering=$lowering chip=sm_90" \
+    -o "$out/$name.mlir"
+  "$bin/tgemm-translate" --emit=ptx "$out/$name.mlir" -o "$out/$name.ptx"
+  "$bin/tgemm-translate" --emit=manifest "$out/$name.mlir" -o "$out/$name.json"
+  echo "wrote $out/$name.ptx ($(wc -l < "$out/$name.ptx") lines) and $out/$name.json"
+  echo "-- tensor-core and memory instructions in the PTX:"
+  grep -oE '(wmma|mma|ldmatrix|cp\.async)[a-z0-9._]*|(ld|st)\.(global|shared)[a-z0-9.]*' \
+    "$out/$name.ptx" | sort | uniq -c | sort -rn
+  echo "-- launch manifest:"
+  python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kernels"][0]; print("  ".join("%s=%s" % (x, k[x]) for x in ("name","chip","lowering","grid","block","dynamic_shared_memory")))' "$out/$name.json"
+  ptxas=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+  if [ -x "$ptxas" ]; then
+    echo "-- ptxas -v:"
+    "$ptxas" -arch=sm_90 -v "$out/$name.ptx" -o "$out/$name.cubin" 2>&1 | grep -E 'registers|spill'
+  fi
+  if [ -x "$bin/tgemm-run" ] && nvidia-smi -L >/dev/null 2>&1; then
+    echo "-- tgemm-run on the GPU:"
+    "$bin/tgemm-run" "$out/$name.ptx" --manifest "$out/$name.json" \
+      --m 4096 --n 4096 --k 4096 --check
+  else
+    echo "-- no GPU here: not run (tgemm-run runs it where one is present)"
+  fi
+done
+
+echo
+echo "== which instruction family has each example's precision, per chip (tgemm-check-target)"
 chips=(sm_80 sm_86 sm_89 sm_90)
-printf '%-28s %-8s' example lowering
+printf '%-28s %-8s' example family
 printf ' %-6s' "${chips[@]}"
 echo
 for f in examples/*.mlir; do
   for lowering in wmma ptx; do
-    printf '%-28s %-8s' "$(basename "$f" .mlir)" "$lowering"
+    family=$([ "$lowering" = wmma ] && echo wmma || echo mma.sync)
+    printf '%-28s %-8s' "$(basename "$f" .mlir)" "$family"
     for chip in "${chips[@]}"; do
-      if "$opt" "$f" --tgemm-check-target="chip=$chip lowering=$lowering" \
+      if "$bin/tgemm-opt" "$f" --tgemm-check-target="chip=$chip lowering=$lowering" \
           -o /dev/null 2>/dev/null; then
         printf ' %-6s' yes
       else
@@ -29,4 +60,3 @@ for f in examples/*.mlir; do
     echo
   done
 done
-echo "(run '$opt FILE --tgemm-check-target=\"chip=C lowering=L\"' to see why a '-' is one)"

@@ -227,3 +227,15 @@ func.func @shared_memory(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
   return
 }
+
+// -----
+
+// 4-bit B stored row-major (K x N): a 16-wide tile row is 8 bytes, less
+// than one 16-byte copy.
+func.func @row_bytes(%a: memref<?x?xi4>, %b: memref<?x?xi4>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{a stored row of the B tile (block tile N = 16 x 4 bits) must be a multiple of 16 bytes for vectorized copies}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      config(<block = [32, 16, 64], warps = [2, 2], stages = 2>)
+      : memref<?x?xi4>, memref<?x?xi4>, memref<?x?xi32>
+  return
+}
