@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -18,25 +19,113 @@ int64_t mlir::tgemm::getElementBits(Type type) {
   return type.getIntOrFloatBitWidth();
 }
 
+bool mlir::tgemm::supportsSwizzle(RingSwizzle swizzle, int64_t rowBytes) {
+  if (swizzle != RingSwizzle::Xor)
+    return true;
+  return rowBytes == 16 || rowBytes == 32 || rowBytes == 64 ||
+         rowBytes % 128 == 0;
+}
+
+Value RingLayout::chunkOffset(OpBuilder &b, Location loc, Value row,
+                              Value chunk) const {
+  IndexMath im{b, loc};
+  if (swizzle != RingSwizzle::Xor)
+    return im.add(im.mul(row, rowPitch), im.mul(chunk, 16));
+  auto xorLow3 = [&](Value x, Value key) {
+    return arith::XOrIOp::create(b, loc, x, im.rem(key, 8)).getResult();
+  };
+  if (rowBytes >= 128)
+    return im.add(im.mul(row, rowPitch), im.mul(xorLow3(chunk, row), 16));
+  // Several rows share a 128-byte line: permute the line's 8 chunks.
+  Value linear = im.add(im.mul(row, rowBytes / 16), chunk);
+  Value line = im.div(linear, 8);
+  return im.add(im.mul(line, 128), im.mul(xorLow3(im.rem(linear, 8), line), 16));
+}
+
+Value RingLayout::byteOffset(OpBuilder &b, Location loc, Value row,
+                             Value byteCol) const {
+  IndexMath im{b, loc};
+  if (swizzle != RingSwizzle::Xor)
+    return im.add(im.mul(row, rowPitch), byteCol);
+  return im.add(chunkOffset(b, loc, row, im.div(byteCol, 16)),
+                im.rem(byteCol, 16));
+}
+
 SharedMemoryPlan SharedMemoryPlan::build(gpu::GPUFuncOp kernel,
+                                         RingSwizzle swizzle,
                                          int64_t rowPadding,
-                                         int64_t extraBytes) {
+                                         int64_t scratchBytes,
+                                         bool scratchOverRings) {
   SharedMemoryPlan plan;
   int64_t offset = 0;
   kernel.walk([&](AllocSmemOp alloc) {
     SmemType type = alloc.getType();
     RingLayout ring;
+    ring.swizzle = swizzle;
     ring.elementBits = getElementBits(type.getElementType());
     ring.rowBytes = type.getCols() * ring.elementBits / 8;
-    ring.rowPitch = ring.rowBytes + rowPadding;
+    ring.rowPitch =
+        ring.rowBytes + (swizzle == RingSwizzle::Pad ? rowPadding : 0);
     ring.stagePitch = type.getRows() * ring.rowPitch;
     ring.offset = llvm::alignTo(offset, kRingAlignment);
     offset = ring.offset + ring.sizeBytes(type.getStages());
     plan.rings[alloc] = ring;
   });
-  plan.scratchOffset = llvm::alignTo(offset, kRingAlignment);
-  plan.totalBytes = plan.scratchOffset + extraBytes;
+  plan.scratchOffset =
+      scratchOverRings ? 0 : llvm::alignTo(offset, kRingAlignment);
+  plan.totalBytes = std::max(offset, plan.scratchOffset + scratchBytes);
   return plan;
+}
+
+void mlir::tgemm::forEachTileChunk(
+    OpBuilder &b, Location loc, int64_t rows, int64_t chunksPerRow,
+    int64_t threads, Value tid,
+    function_ref<void(OpBuilder &, Value, Value, bool)> emit) {
+  IndexMath im{b, loc};
+  int64_t total = rows * chunksPerRow;
+  for (int64_t first = 0; first < total; first += threads) {
+    Value q = im.add(tid, first);
+    auto emitChunk = [&](OpBuilder &cb, bool guarded) {
+      IndexMath m{cb, loc};
+      emit(cb, m.div(q, chunksPerRow), m.rem(q, chunksPerRow), guarded);
+    };
+    if (first + threads <= total) {
+      emitChunk(b, /*guarded=*/false);
+      continue;
+    }
+    scf::IfOp::create(b, loc, im.lt(q, im.c(total)),
+                      [&](OpBuilder &cb, Location) {
+                        emitChunk(cb, /*guarded=*/true);
+                        scf::YieldOp::create(cb, loc);
+                      });
+  }
+}
+
+void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,
+                                   Value row, Value col, Value stageBase,
+                                   const RingLayout &ring, int64_t tileRows,
+                                   int64_t threads) {
+  auto chunkType = VectorType::get({4}, b.getI32Type());
+  int64_t elementsPerChunk = 128 / ring.elementBits;
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  SmallVector<std::pair<Value, Value>> pending; // (value, destination)
+  forEachTileChunk(
+      b, loc, tileRows, ring.rowBytes / 16, threads, tid,
+      [&](OpBuilder &cb, Value r, Value chunk, bool guarded) {
+        IndexMath m{cb, loc};
+        Value from = getGlobalElementPointer(
+            cb, loc, src, m.add(row, r),
+            m.add(col, m.mul(chunk, elementsPerChunk)));
+        Value value = LLVM::LoadOp::create(cb, loc, chunkType, from, 16);
+        Value to = offsetSharedPointer(cb, loc, stageBase,
+                                       ring.chunkOffset(cb, loc, r, chunk));
+        if (guarded)
+          LLVM::StoreOp::create(cb, loc, value, to, 16);
+        else
+          pending.push_back({value, to});
+      });
+  for (auto [value, to] : pending)
+    LLVM::StoreOp::create(b, loc, value, to, 16);
 }
 
 Value mlir::tgemm::getDynamicSharedMemory(OpBuilder &b, Location loc,
@@ -90,4 +179,91 @@ int64_t mlir::tgemm::getThreadsPerBlock(gpu::GPUFuncOp kernel) {
   for (int32_t d : *size)
     threads *= d;
   return threads;
+}
+
+namespace {
+struct AllocSmemLowering : public OpConversionPattern<AllocSmemOp> {
+  AllocSmemLowering(const TypeConverter &converter, MLIRContext *ctx,
+                    const SharedMemoryPlan &plan, gpu::GPUModuleOp module)
+      : OpConversionPattern(converter, ctx), plan(plan), module(module) {}
+  LogicalResult
+  matchAndRewrite(AllocSmemOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    Value base = getDynamicSharedMemory(rewriter, loc, module);
+    rewriter.replaceOp(op, offsetSharedPointer(rewriter, loc, base,
+                                               im.c(plan.rings.at(op).offset)));
+    return success();
+  }
+  const SharedMemoryPlan &plan;
+  gpu::GPUModuleOp module;
+};
+
+struct ZeroAccLowering : public OpConversionPattern<ZeroAccOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ZeroAccOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(
+        op, getTypeConverter()->convertType(op.getType()));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
+                                       const TypeConverter &converter,
+                                       const SharedMemoryPlan &plan,
+                                       gpu::GPUModuleOp module) {
+  patterns.add<AllocSmemLowering>(converter, patterns.getContext(), plan,
+                                  module);
+  patterns.add<ZeroAccLowering>(converter, patterns.getContext());
+}
+
+Value mlir::tgemm::getScratchPointer(OpBuilder &b, Location loc,
+                                     const SharedMemoryPlan &plan,
+                                     gpu::GPUModuleOp module, Value offset) {
+  IndexMath im{b, loc};
+  return offsetSharedPointer(b, loc, getDynamicSharedMemory(b, loc, module),
+                             im.add(offset, plan.scratchOffset));
+}
+
+void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
+                                      Value dst, double alpha, double beta,
+                                      Type cElement, int64_t alignment) {
+  auto accType = cast<VectorType>(acc.getType());
+  int64_t n = accType.getNumElements();
+  bool isInt = isa<IntegerType>(accType.getElementType());
+  Type compute = isInt ? accType.getElementType() : b.getF32Type();
+  auto vec = [&](Type element) { return VectorType::get({n}, element); };
+  auto splat = [&](double v) -> Value {
+    Attribute scalar = isInt ? Attribute(b.getIntegerAttr(compute, (int64_t)v))
+                             : Attribute(b.getFloatAttr(compute, v));
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(vec(compute), scalar));
+  };
+  auto widen = [&](Value v) -> Value {
+    if (cast<VectorType>(v.getType()).getElementType() == compute)
+      return v;
+    return arith::ExtFOp::create(b, loc, vec(compute), v);
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return isInt ? arith::MulIOp::create(b, loc, x, y).getResult()
+                 : arith::MulFOp::create(b, loc, x, y).getResult();
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return isInt ? arith::AddIOp::create(b, loc, x, y).getResult()
+                 : arith::AddFOp::create(b, loc, x, y).getResult();
+  };
+  Value v = widen(acc);
+  if (alpha != 1.0)
+    v = mul(v, splat(alpha));
+  if (beta != 0.0) {
+    Value c = LLVM::LoadOp::create(b, loc, vec(cElement), dst, alignment);
+    v = add(v, mul(widen(c), splat(beta)));
+  }
+  if (cElement != compute)
+    v = arith::TruncFOp::create(b, loc, vec(cElement), v);
+  LLVM::StoreOp::create(b, loc, v, dst, alignment);
 }

@@ -14,9 +14,20 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::tgemm {
+
+/// How a ring's rows are placed against shared-memory bank conflicts.
+enum class RingSwizzle {
+  None, // rows back to back
+  Pad,  // each row followed by padding
+  Xor,  // rows back to back; the 16-byte chunks of each 128-byte line are
+        // permuted by XOR with the line (or, for rows of 128 bytes or more,
+        // the row) index modulo 8
+};
 
 /// Where one `!tgemm.smem` ring lives: rows are `rowPitch` bytes apart
 /// (the row's data plus padding), stages `stagePitch` bytes apart.
@@ -26,24 +37,54 @@ struct RingLayout {
   int64_t rowPitch = 0;   // bytes from one row to the next
   int64_t stagePitch = 0; // bytes from one stage to the next
   int64_t elementBits = 0;
+  RingSwizzle swizzle = RingSwizzle::None;
 
   int64_t sizeBytes(int64_t stages) const { return stages * stagePitch; }
   /// The row pitch in elements (the `ldm`/stride of matrix loads).
   int64_t pitchElements() const { return rowPitch * 8 / elementBits; }
+
+  /// Byte offset, within a stage, of byte `byteCol` of row `row`.
+  Value byteOffset(OpBuilder &b, Location loc, Value row, Value byteCol) const;
+  /// Byte offset, within a stage, of the 16-byte chunk `chunk` of row `row`.
+  Value chunkOffset(OpBuilder &b, Location loc, Value row, Value chunk) const;
 };
 
+/// Whether `swizzle` can lay out rows of `rowBytes` bytes; `Xor` needs rows
+/// of 16, 32 or 64 bytes or a multiple of 128.
+bool supportsSwizzle(RingSwizzle swizzle, int64_t rowBytes);
+
 /// The rings of one kernel, laid out one after another, each aligned to
-/// 128 bytes, followed by `extraBytes` of scratch the lowering asked for.
+/// 128 bytes, and `scratchBytes` of scratch for the lowering: after the
+/// rings, or over them when the lowering only uses it once the rings are
+/// dead (`scratchOverRings`).
 struct SharedMemoryPlan {
   llvm::DenseMap<Operation *, RingLayout> rings; // keyed by tgemm.alloc_smem
   int64_t scratchOffset = 0;
   int64_t totalBytes = 0;
 
-  /// Plans every `tgemm.alloc_smem` in `kernel`, padding each row by
-  /// `rowPadding` bytes.
-  static SharedMemoryPlan build(gpu::GPUFuncOp kernel, int64_t rowPadding,
-                                int64_t extraBytes);
+  /// Plans every `tgemm.alloc_smem` in `kernel` with `swizzle`; `Pad` adds
+  /// `rowPadding` bytes to each row.
+  static SharedMemoryPlan build(gpu::GPUFuncOp kernel, RingSwizzle swizzle,
+                                int64_t rowPadding, int64_t scratchBytes,
+                                bool scratchOverRings);
 };
+
+/// Spreads the 16-byte chunks of a `rows` x `chunksPerRow` tile over the
+/// block's `threads` threads (thread `tid` takes chunks tid, tid + T, ...)
+/// and calls `emit` for each with its row and chunk index. Where the last
+/// round covers fewer chunks than there are threads, `emit` runs under a
+/// guard and is told so.
+void forEachTileChunk(
+    OpBuilder &b, Location loc, int64_t rows, int64_t chunksPerRow,
+    int64_t threads, Value tid,
+    function_ref<void(OpBuilder &, Value row, Value chunk, bool guarded)> emit);
+
+/// A synchronous global->shared tile copy: every thread loads its 16-byte
+/// chunks (all loads of a round before its stores) and stores them where
+/// `ring` places them in the stage at `stageBase`.
+void emitSyncTileCopy(OpBuilder &b, Location loc, Value src, Value row,
+                      Value col, Value stageBase, const RingLayout &ring,
+                      int64_t tileRows, int64_t threads);
 
 int64_t getElementBits(Type type);
 
@@ -63,6 +104,26 @@ Value getGlobalElementPointer(OpBuilder &b, Location loc, Value memref,
 
 /// The threads per block of the kernel (its `known_block_size`).
 int64_t getThreadsPerBlock(gpu::GPUFuncOp kernel);
+
+/// Patterns every lowering shares: `tgemm.alloc_smem` becomes a pointer to
+/// its ring in the plan, `tgemm.zero_acc` a zero of the converted type.
+void populateRingPatterns(RewritePatternSet &patterns,
+                          const TypeConverter &converter,
+                          const SharedMemoryPlan &plan,
+                          gpu::GPUModuleOp module);
+
+/// Pointer to byte `offset` of the plan's scratch.
+Value getScratchPointer(OpBuilder &b, Location loc,
+                        const SharedMemoryPlan &plan, gpu::GPUModuleOp module,
+                        Value offset);
+
+/// The epilogue for one vector of accumulator values: `dst` (global) gets
+/// `alpha * acc + beta * dst` in C's element type, with one vector store
+/// (`dst` is read only when beta is not 0). Floating accumulators are
+/// scaled in f32, integer ones in i32.
+void storeEpilogueVector(OpBuilder &b, Location loc, Value acc, Value dst,
+                         double alpha, double beta, Type cElement,
+                         int64_t alignment);
 
 } // namespace mlir::tgemm
 

@@ -255,36 +255,8 @@ struct KernelPattern : public OpConversionPattern<Op> {
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// A ring becomes a pointer into the kernel's dynamic shared memory.
-struct AllocSmemLowering : public KernelPattern<AllocSmemOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(AllocSmemOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
-    Value base = getDynamicSharedMemory(rewriter, loc, info.module);
-    rewriter.replaceOp(op, offsetSharedPointer(
-                               rewriter, loc, base,
-                               im.c(info.plan.rings.at(op).offset)));
-    return success();
-  }
-};
-
-struct ZeroAccLowering : public KernelPattern<ZeroAccOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(ZeroAccOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = getTypeConverter()->convertType(op.getType());
-    rewriter.replaceOpWithNewOp<LLVM::ZeroOp>(op, type);
-    return success();
-  }
-};
-
-/// Every thread copies 16-byte chunks, thread t taking chunks t, t + T, ...:
-/// all loads are issued before the first store, as a hand-written
-/// register-staged copy does.
+/// Every thread copies 16-byte chunks through registers, as hand-written
+/// WMMA kernels do.
 struct CopyTileLowering : public KernelPattern<CopyTileOp> {
   using KernelPattern::KernelPattern;
   LogicalResult
@@ -293,50 +265,12 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Location loc = op.getLoc();
     IndexMath im{rewriter, loc};
     const RingLayout &ring = info.ring(op.getDst());
-    SmemType type = op.getDst().getType();
-    int64_t chunksPerRow = ring.rowBytes / 16;
-    int64_t total = type.getRows() * chunksPerRow;
-    int64_t elementsPerChunk = 128 / ring.elementBits;
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value stageBase = offsetSharedPointer(
-        rewriter, loc, adaptor.getDst(), im.mul(adaptor.getStage(), ring.stagePitch));
-    auto chunkType = VectorType::get({4}, rewriter.getI32Type());
-
-    struct Pending {
-      Value value, dst;
-    };
-    SmallVector<Pending> pending;
-    auto emitChunk = [&](OpBuilder &b, Value q, bool storeNow) {
-      IndexMath m{b, loc};
-      Value row = m.div(q, chunksPerRow);
-      Value chunk = m.rem(q, chunksPerRow);
-      Value src = getGlobalElementPointer(
-          b, loc, adaptor.getSrc(), m.add(adaptor.getRow(), row),
-          m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk)));
-      Value value = LLVM::LoadOp::create(b, loc, chunkType, src, /*alignment=*/16);
-      Value dst = offsetSharedPointer(
-          b, loc, stageBase,
-          m.add(m.mul(row, ring.rowPitch), m.mul(chunk, 16)));
-      if (storeNow)
-        LLVM::StoreOp::create(b, loc, value, dst, /*alignment=*/16);
-      else
-        pending.push_back({value, dst});
-    };
-    for (int64_t first = 0; first < total; first += info.threads) {
-      Value q = im.add(tid, first);
-      if (first + info.threads <= total) {
-        emitChunk(rewriter, q, /*storeNow=*/false);
-        continue;
-      }
-      // The last round covers fewer chunks than there are threads.
-      scf::IfOp::create(rewriter, loc, im.lt(q, im.c(total)),
-                        [&](OpBuilder &b, Location) {
-                          emitChunk(b, q, /*storeNow=*/true);
-                          scf::YieldOp::create(b, loc);
-                        });
-    }
-    for (const Pending &p : pending)
-      LLVM::StoreOp::create(rewriter, loc, p.value, p.dst, /*alignment=*/16);
+        rewriter, loc, adaptor.getDst(),
+        im.mul(adaptor.getStage(), ring.stagePitch));
+    emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
+                     adaptor.getCol(), stageBase, ring,
+                     op.getDst().getType().getRows(), info.threads);
     rewriter.eraseOp(op);
     return success();
   }
@@ -386,8 +320,8 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
                       int64_t depth) {
       Value d = im.c(depth);
       Value row = outerMajor ? outer : d, col = outerMajor ? d : outer;
-      return im.add(im.mul(row, ring.rowPitch),
-                    elementBytes(im, col, ring.elementBits));
+      return ring.byteOffset(rewriter, loc, row,
+                             elementBytes(im, col, ring.elementBits));
     };
 
     SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
@@ -444,29 +378,11 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
     Type cElement = op.getDst().getType().getElementType();
     int64_t accBytes = getElementBits(accElement) / 8;
     int64_t cBytes = getElementBits(cElement) / 8;
-    double alpha = op.getAlphaValue(), beta = op.getBetaValue();
-    bool isInt = isa<IntegerType>(accElement);
-    Type computeElement = isInt ? accElement : rewriter.getF32Type();
     auto vec = [&](Type element) { return VectorType::get({perLane}, element); };
-    auto splat = [&](double v) -> Value {
-      Attribute scalar =
-          isInt ? Attribute(rewriter.getIntegerAttr(computeElement, (int64_t)v))
-                : Attribute(rewriter.getFloatAttr(computeElement, v));
-      return arith::ConstantOp::create(
-          rewriter, loc, DenseElementsAttr::get(vec(computeElement), scalar));
-    };
-    auto toCompute = [&](Value v) -> Value {
-      Type element = cast<VectorType>(v.getType()).getElementType();
-      if (element == computeElement)
-        return v;
-      return arith::ExtFOp::create(rewriter, loc, vec(computeElement), v);
-    };
-
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value warp = im.div(tid, 32), lane = im.rem(tid, 32);
-    Value scratch = offsetSharedPointer(
-        rewriter, loc, getDynamicSharedMemory(rewriter, loc, info.module),
-        im.add(im.mul(warp, info.scratchPerWarp), info.plan.scratchOffset));
+    Value scratch = getScratchPointer(rewriter, loc, info.plan, info.module,
+                                      im.mul(warp, info.scratchPerWarp));
     Value stride = arith::ConstantIntOp::create(rewriter, loc, atom.n(), 32);
     Value first = im.mul(lane, perLane);
     Value rowInFrag = im.div(first, atom.n());
@@ -486,31 +402,12 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
         NVVM::SyncWarpOp::create(rewriter, loc, mask);
         Value v = LLVM::LoadOp::create(rewriter, loc, vec(accElement),
                                        laneScratch, accAlign);
-        v = toCompute(v);
         Value dst = getGlobalElementPointer(
             rewriter, loc, adaptor.getDst(),
             im.add(adaptor.getRow(), im.add(rowInFrag, fm * atom.m())),
             im.add(adaptor.getCol(), im.add(colInFrag, fn * atom.n())));
-        if (alpha != 1.0)
-          v = isInt ? arith::MulIOp::create(rewriter, loc, v, splat(alpha))
-                          .getResult()
-                    : arith::MulFOp::create(rewriter, loc, v, splat(alpha))
-                          .getResult();
-        if (beta != 0.0) {
-          Value c = toCompute(
-              LLVM::LoadOp::create(rewriter, loc, vec(cElement), dst, cAlign));
-          v = isInt ? arith::AddIOp::create(
-                          rewriter, loc, v,
-                          arith::MulIOp::create(rewriter, loc, c, splat(beta)))
-                          .getResult()
-                    : arith::AddFOp::create(
-                          rewriter, loc, v,
-                          arith::MulFOp::create(rewriter, loc, c, splat(beta)))
-                          .getResult();
-        }
-        if (cElement != computeElement)
-          v = arith::TruncFOp::create(rewriter, loc, vec(cElement), v);
-        LLVM::StoreOp::create(rewriter, loc, v, dst, cAlign);
+        storeEpilogueVector(rewriter, loc, v, dst, op.getAlphaValue(),
+                            op.getBetaValue(), cElement, cAlign);
         // The next fragment overwrites the scratch tile.
         NVVM::SyncWarpOp::create(rewriter, loc, mask);
       }
@@ -571,8 +468,9 @@ struct LowerToWMMAPass
 
     int64_t scratchPerWarp = KernelInfo::scratchBytesPerWarp(*fact);
     KernelInfo info{WmmaAtom(*fact, ctx),
-                    SharedMemoryPlan::build(kernel, padding,
-                                            (threads / 32) * scratchPerWarp),
+                    SharedMemoryPlan::build(kernel, RingSwizzle::Pad, padding,
+                                            (threads / 32) * scratchPerWarp,
+                                            /*scratchOverRings=*/false),
                     threads, scratchPerWarp,
                     kernel->getParentOfType<gpu::GPUModuleOp>()};
 
@@ -594,7 +492,8 @@ struct LowerToWMMAPass
     RewritePatternSet patterns(ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
-    patterns.add<AllocSmemLowering, ZeroAccLowering, CopyTileLowering,
+    populateRingPatterns(patterns, converter, info.plan, info.module);
+    patterns.add<CopyTileLowering,
                  EraseLowering<CommitCopiesOp>, EraseLowering<WaitCopiesOp>,
                  MmaTileLowering, StoreTileLowering>(converter, ctx, info);
     if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
