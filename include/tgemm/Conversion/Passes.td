@@ -42,4 +42,48 @@ def TGemmLowerToWMMA : Pass<"tgemm-lower-to-wmma", "ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TGemmLowerToPTX : Pass<"tgemm-lower-to-ptx", "ModuleOp"> {
+  let summary = "Lower tile ops to inline PTX: cp.async, ldmatrix, mma.sync";
+  let description = [{
+    Rewrites the kernel-level tile ops of every `gpu.func` into `llvm.inline_asm`
+    PTX, the way an expert's multistage kernel is written:
+
+    - `tgemm.copy_tile ... async`: `cp.async.cg.shared.global` 16-byte copies;
+      `tgemm.commit_copies` / `tgemm.wait_copies` become
+      `cp.async.commit_group` / `cp.async.wait_group N`, so the tiling pass's
+      S-stage ring overlaps the loads of k-tile k+S-1 with the math of k;
+    - `tgemm.mma_tile`: `ldmatrix.sync.aligned.m8n8.x4` (`.trans` for
+      16-bit operands stored the other way) into `mma.sync.aligned` fragments,
+      the fragments of k-step s+1 loaded before the mma of k-step s;
+    - rings are XOR-swizzled so that both the cp.async stores and the
+      ldmatrix loads are free of bank conflicts;
+    - `tgemm.store_tile`: each warp stages 16 rows of its accumulator at a
+      time through shared memory (over the dead rings), then every lane
+      writes 16-byte vectors of C, after alpha/beta and the conversion.
+
+    Each feature can be switched off alone, for ablation: `async-copy=false`
+    (ld.global + st.shared through registers), `ldmatrix=false` (per-thread
+    ld.shared fragment loads), `swizzle=pad|none`.
+
+    All PTX goes through one builder (`PtxBuilder`); instruction shapes come
+    from the instruction-facts table.
+  }];
+  let options = [
+    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
+           "Copy global->shared with cp.async (else ld.global + st.shared)">,
+    Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"true",
+           "Load fragments with ldmatrix (else per-thread ld.shared)">,
+    Option<"swizzle", "swizzle", "std::string", /*default=*/"\"xor\"",
+           "Shared-memory layout: xor, pad or none">,
+    Option<"padding", "padding", "int64_t", /*default=*/"16",
+           "Row padding in bytes with swizzle=pad (multiple of 16)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // TGEMM_CONVERSION_PASSES_TD

@@ -1,0 +1,623 @@
+//===- LowerToPTX.cpp - Tile ops to inline PTX ----------------------------===//
+//
+// The hand-written multistage kernel: cp.async copies into XOR-swizzled
+// rings, ldmatrix into mma.sync fragments, an epilogue staged through
+// shared memory for 16-byte stores. Every feature can be switched off.
+//
+// Fragment layouts are those of the PTX ISA, section "Matrix Fragments for
+// mma.m16n8k*": with g = lane / 4 and t = lane % 4, register i of A holds
+// row g + 8 * (i % 2) and bytes [4t, 4t + 4) + 16 * (i / 2) of a 16-row,
+// 32-byte-deep slice; register j of B holds column g and bytes
+// [4t, 4t + 4) + 16 * j of the 32-byte depth; accumulator registers 2r and
+// 2r + 1 hold row g + 8r, columns 2t and 2t + 1. For every precision the
+// k-step of one mma.sync is 32 bytes deep, so an A fragment is four 8x8
+// b16 matrices and a B fragment two: exactly what ldmatrix loads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tgemm/Conversion/Passes.h"
+#include "tgemm/Conversion/PtxBuilder.h"
+#include "tgemm/Conversion/TileLowering.h"
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Transforms/KernelManifest.h"
+#include "tgemm/Utils/IndexMath.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMLOWERTOPTX
+#include "tgemm/Conversion/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+using ::tgemm::ElemKind;
+using ::tgemm::MmaFact;
+
+namespace {
+
+/// Bytes of depth one mma.sync consumes, for every precision (k x bits).
+constexpr int64_t kStepBytes = 32;
+
+struct Options {
+  bool asyncCopy, ldmatrix;
+};
+
+/// One mma.sync instruction of the facts table, and the PTX that issues it.
+struct MmaSyncAtom {
+  const MmaFact &fact;
+  Type accReg;            // f32, or i32 for s32 and packed f16x2
+  StringRef accConstraint; // "f" or "r"
+
+  MmaSyncAtom(const MmaFact &fact, MLIRContext *ctx) : fact(fact) {
+    bool f32 = fact.acc == ElemKind::F32;
+    accReg = f32 ? Type(Float32Type::get(ctx)) : IntegerType::get(ctx, 32);
+    accConstraint = f32 ? "f" : "r";
+  }
+  int64_t m() const { return fact.shape.m; }
+  int64_t n() const { return fact.shape.n; }
+  int64_t k() const { return fact.shape.k; }
+
+  /// d = a * b + c.
+  SmallVector<Value> mma(OpBuilder &b, Location loc, ValueRange a,
+                         ValueRange bRegs, ValueRange c) const {
+    PtxBuilder ptx(b, loc);
+    std::string d = ptx.outputs(accReg, ("=" + accConstraint).str(),
+                                fact.regsAcc);
+    std::string aList = ptx.inputs(a, "r");
+    std::string bList = ptx.inputs(bRegs, "r");
+    std::string cList = ptx.inputs(c, accConstraint);
+    std::string acc = ::tgemm::ptxName(fact.acc).str();
+    std::string in = ::tgemm::ptxName(fact.a).str();
+    return ptx.emit(Twine("mma.sync.aligned.m") + Twine(m()) + "n" +
+                    Twine(n()) + "k" + Twine(k()) + ".row.col." + acc + "." +
+                    in + "." + in + "." + acc + " " + d + ", " + aList +
+                    ", " + bList + ", " + cList + ";");
+  }
+};
+
+Value sharedAddress32(OpBuilder &b, Location loc, Value ptr) {
+  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+}
+
+/// Per-kernel facts the patterns share.
+struct KernelInfo {
+  MmaSyncAtom atom;
+  SharedMemoryPlan plan;
+  int64_t threads;
+  int64_t slabPitch; // bytes per row of a warp's epilogue slab
+  gpu::GPUModuleOp module;
+  Options options;
+
+  const RingLayout &ring(Value smem) const {
+    return plan.rings.at(smem.getDefiningOp());
+  }
+};
+
+template <typename Op>
+struct KernelPattern : public OpConversionPattern<Op> {
+  KernelPattern(const TypeConverter &converter, MLIRContext *ctx,
+                const KernelInfo &info)
+      : OpConversionPattern<Op>(converter, ctx), info(info) {}
+  const KernelInfo &info;
+};
+
+//===----------------------------------------------------------------------===//
+// Copies
+//===----------------------------------------------------------------------===//
+
+struct CopyTileLowering : public KernelPattern<CopyTileOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(CopyTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    const RingLayout &ring = info.ring(op.getDst());
+    int64_t rows = op.getDst().getType().getRows();
+    Value stageBase = offsetSharedPointer(
+        rewriter, loc, adaptor.getDst(),
+        im.mul(adaptor.getStage(), ring.stagePitch));
+    if (!op.getAsync() || !info.options.asyncCopy) {
+      emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
+                       adaptor.getCol(), stageBase, ring, rows, info.threads);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    int64_t elementsPerChunk = 128 / ring.elementBits;
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    forEachTileChunk(
+        rewriter, loc, rows, ring.rowBytes / 16, info.threads, tid,
+        [&](OpBuilder &b, Value row, Value chunk, bool) {
+          IndexMath m{b, loc};
+          Value src = getGlobalElementPointer(
+              b, loc, adaptor.getSrc(), m.add(adaptor.getRow(), row),
+              m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk)));
+          Value dst = offsetSharedPointer(b, loc, stageBase,
+                                          ring.chunkOffset(b, loc, row, chunk));
+          PtxBuilder ptx(b, loc);
+          std::string to = ptx.input(sharedAddress32(b, loc, dst), "r");
+          std::string from = ptx.input(
+              LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), src), "l");
+          ptx.emit("cp.async.cg.shared.global [" + to + "], [" + from +
+                   "], 16;");
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CommitCopiesLowering : public KernelPattern<CommitCopiesOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(CommitCopiesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (info.options.asyncCopy)
+      PtxBuilder(rewriter, op.getLoc()).emit("cp.async.commit_group;");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitCopiesLowering : public KernelPattern<WaitCopiesOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(WaitCopiesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (info.options.asyncCopy)
+      PtxBuilder(rewriter, op.getLoc())
+          .emit("cp.async.wait_group " + Twine(op.getPending()) + ";");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Fragments and mma.sync
+//===----------------------------------------------------------------------===//
+
+/// Loads the fragments of one warp from one stage of the A and B rings.
+class FragmentLoader {
+public:
+  FragmentLoader(OpBuilder &b, Location loc, const KernelInfo &info,
+                 const RingLayout &ringA, Value stageA, Layout layoutA,
+                 const RingLayout &ringB, Value stageB, Layout layoutB,
+                 Value warpRow, Value warpCol)
+      : b(b), loc(loc), im{b, loc}, info(info), ringA(ringA), stageA(stageA),
+        layoutA(layoutA), ringB(ringB), stageB(stageB), layoutB(layoutB),
+        warpRow(warpRow), warpCol(warpCol) {
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    lane = im.rem(tid, 32);
+    group = im.div(lane, 4);
+    inGroup = im.rem(lane, 4);
+  }
+
+  /// The 4 registers of the A fragment for m-fragment `fm`, k-step `ks`.
+  SmallVector<Value> loadA(int64_t fm, int64_t ks) {
+    Value m0 = im.add(warpRow, fm * 16);
+    if (info.options.ldmatrix) {
+      if (layoutA == Layout::Row) {
+        // Lanes 0-15 address rows 0-15 of the first 16 bytes of the k-step,
+        // lanes 16-31 the same rows 16 bytes further.
+        Value row = im.add(m0, im.rem(lane, 16));
+        Value chunk = im.add(im.div(lane, 16), ks * 2);
+        return ldmatrix(ringA, stageA, row, chunk, 4, /*trans=*/false);
+      }
+      // Stored K x M: rows are k; lanes 8-15 and 24-31 address m + 8.
+      Value row = im.add(im.add(im.mul(im.div(lane, 16), 8), im.rem(lane, 8)),
+                         ks * 16);
+      Value m = im.add(m0, im.mul(im.rem(im.div(lane, 8), 2), 8));
+      return ldmatrix(ringA, stageA, row, im.div(im.mul(m, 2), 16), 4,
+                      /*trans=*/true);
+    }
+    SmallVector<Value> regs;
+    for (int64_t i = 0; i < 4; ++i) {
+      Value m = im.add(im.add(m0, group), (i % 2) * 8);
+      if (layoutA == Layout::Row) {
+        Value byte = im.add(im.mul(inGroup, 4), ks * kStepBytes + (i / 2) * 16);
+        regs.push_back(loadWord(ringA, stageA, m, byte));
+      } else {
+        Value k = im.add(im.mul(inGroup, 2), ks * 16 + (i / 2) * 8);
+        regs.push_back(loadHalfPair(ringA, stageA, k, im.mul(m, 2)));
+      }
+    }
+    return regs;
+  }
+
+  /// The B registers of n-fragments `fn` .. `fn + count - 1` (count 1 or
+  /// 2), two per fragment.
+  SmallVector<Value> loadB(int64_t fn, int64_t count, int64_t ks) {
+    Value n0 = im.add(warpCol, fn * 8);
+    if (info.options.ldmatrix) {
+      if (layoutB == Layout::Col) {
+        // Stored N x K: lanes 8-15 address the second 16 bytes of the
+        // k-step, lanes 16-31 the next 8 columns.
+        Value row = im.add(n0, im.rem(lane, 8));
+        if (count == 2)
+          row = im.add(row, im.mul(im.div(lane, 16), 8));
+        Value chunk = im.add(im.rem(im.div(lane, 8), 2), ks * 2);
+        return ldmatrix(ringB, stageB, row, chunk, 2 * count, false);
+      }
+      // Stored K x N: rows are k.
+      Value row = im.add(
+          im.add(im.mul(im.rem(im.div(lane, 8), 2), 8), im.rem(lane, 8)),
+          ks * 16);
+      Value n = n0;
+      if (count == 2)
+        n = im.add(n, im.mul(im.div(lane, 16), 8));
+      return ldmatrix(ringB, stageB, row, im.div(im.mul(n, 2), 16),
+                      2 * count, /*trans=*/true);
+    }
+    SmallVector<Value> regs;
+    for (int64_t f = 0; f < count; ++f) {
+      Value n = im.add(im.add(n0, f * 8), group);
+      for (int64_t j = 0; j < 2; ++j) {
+        if (layoutB == Layout::Col) {
+          Value byte = im.add(im.mul(inGroup, 4), ks * kStepBytes + j * 16);
+          regs.push_back(loadWord(ringB, stageB, n, byte));
+        } else {
+          Value k = im.add(im.mul(inGroup, 2), ks * 16 + j * 8);
+          regs.push_back(loadHalfPair(ringB, stageB, k, im.mul(n, 2)));
+        }
+      }
+    }
+    return regs;
+  }
+
+private:
+  SmallVector<Value> ldmatrix(const RingLayout &ring, Value stage, Value row,
+                              Value chunk, int64_t matrices, bool trans) {
+    Value ptr = offsetSharedPointer(b, loc, stage,
+                                    ring.chunkOffset(b, loc, row, chunk));
+    PtxBuilder ptx(b, loc);
+    std::string regs = ptx.outputs(b.getI32Type(), "=r", matrices);
+    std::string address = ptx.input(sharedAddress32(b, loc, ptr), "r");
+    return ptx.emit(Twine("ldmatrix.sync.aligned.m8n8.x") + Twine(matrices) +
+                    (trans ? ".trans" : "") + ".shared.b16 " + regs + ", [" +
+                    address + "];");
+  }
+
+  Value loadWord(const RingLayout &ring, Value stage, Value row, Value byte) {
+    Value ptr = offsetSharedPointer(b, loc, stage,
+                                    ring.byteOffset(b, loc, row, byte));
+    return LLVM::LoadOp::create(b, loc, b.getI32Type(), ptr, 4);
+  }
+
+  /// Two 16-bit elements of column byte `byte`, rows `k` and `k + 1`,
+  /// packed low to high into one register.
+  Value loadHalfPair(const RingLayout &ring, Value stage, Value k,
+                     Value byte) {
+    auto half = [&](Value row) -> Value {
+      Value ptr = offsetSharedPointer(b, loc, stage,
+                                      ring.byteOffset(b, loc, row, byte));
+      Value h = LLVM::LoadOp::create(b, loc, b.getI16Type(), ptr, 2);
+      return LLVM::ZExtOp::create(b, loc, b.getI32Type(), h);
+    };
+    Value lo = half(k), hi = half(im.add(k, 1));
+    Value shift = LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(16));
+    return LLVM::OrOp::create(b, loc, lo,
+                              LLVM::ShlOp::create(b, loc, hi, shift));
+  }
+
+  OpBuilder &b;
+  Location loc;
+  IndexMath im;
+  const KernelInfo &info;
+  const RingLayout &ringA;
+  Value stageA;
+  Layout layoutA;
+  const RingLayout &ringB;
+  Value stageB;
+  Layout layoutB;
+  Value warpRow, warpCol;
+  Value lane, group, inGroup;
+};
+
+/// The warp's k-steps: fragments of step s + 1 are loaded before the mma of
+/// step s, so shared-memory latency hides behind tensor-core work.
+struct MmaTileLowering : public KernelPattern<MmaTileOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(MmaTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    const MmaSyncAtom &atom = info.atom;
+    const RingLayout &ringA = info.ring(op.getA());
+    const RingLayout &ringB = info.ring(op.getB());
+    AccumulatorType accType = op.getAcc().getType();
+    int64_t fragsM = accType.getRows() / atom.m();
+    int64_t fragsN = accType.getCols() / atom.n();
+    int64_t kSteps = op.getDepth() / atom.k();
+    int regs = atom.fact.regsAcc;
+
+    Value stageA = offsetSharedPointer(
+        rewriter, loc, adaptor.getA(),
+        im.mul(adaptor.getAStage(), ringA.stagePitch));
+    Value stageB = offsetSharedPointer(
+        rewriter, loc, adaptor.getB(),
+        im.mul(adaptor.getBStage(), ringB.stagePitch));
+    FragmentLoader loader(rewriter, loc, info, ringA, stageA, op.getLayoutA(),
+                          ringB, stageB, op.getLayoutB(), adaptor.getWarpRow(),
+                          adaptor.getWarpCol());
+
+    struct Step {
+      SmallVector<SmallVector<Value>> a, b; // per m- and n-fragment
+    };
+    auto load = [&](int64_t ks) {
+      Step step;
+      for (int64_t fm = 0; fm < fragsM; ++fm)
+        step.a.push_back(loader.loadA(fm, ks));
+      for (int64_t fn = 0; fn < fragsN; fn += 2) {
+        int64_t count = std::min<int64_t>(2, fragsN - fn);
+        SmallVector<Value> r = loader.loadB(fn, count, ks);
+        for (int64_t f = 0; f < count; ++f)
+          step.b.push_back({r[2 * f], r[2 * f + 1]});
+      }
+      return step;
+    };
+
+    SmallVector<Value> acc = unpackArray(rewriter, loc, adaptor.getAcc());
+    Step current = load(0);
+    for (int64_t ks = 0; ks < kSteps; ++ks) {
+      std::optional<Step> next;
+      if (ks + 1 < kSteps)
+        next = load(ks + 1);
+      for (int64_t fm = 0; fm < fragsM; ++fm) {
+        for (int64_t j = 0; j < fragsN; ++j) {
+          // Serpentine order keeps one B fragment live across rows.
+          int64_t fn = fm % 2 ? fragsN - 1 - j : j;
+          auto c = MutableArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs,
+                                                    regs);
+          SmallVector<Value> d = atom.mma(rewriter, loc, current.a[fm],
+                                          current.b[fn], c);
+          llvm::copy(d, c.begin());
+        }
+      }
+      if (next)
+        current = std::move(*next);
+    }
+    rewriter.replaceOp(
+        op, packArray(rewriter, loc, adaptor.getAcc().getType(), acc));
+    return success();
+  }
+
+  static SmallVector<Value> unpackArray(OpBuilder &b, Location loc, Value v) {
+    auto type = cast<LLVM::LLVMArrayType>(v.getType());
+    SmallVector<Value> out;
+    for (unsigned i = 0; i < type.getNumElements(); ++i)
+      out.push_back(LLVM::ExtractValueOp::create(b, loc, v, i));
+    return out;
+  }
+  static Value packArray(OpBuilder &b, Location loc, Type type,
+                         ArrayRef<Value> values) {
+    Value v = LLVM::PoisonOp::create(b, loc, type);
+    for (auto [i, x] : llvm::enumerate(values))
+      v = LLVM::InsertValueOp::create(b, loc, v, x, i);
+    return v;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Epilogue
+//===----------------------------------------------------------------------===//
+
+/// Once every copy has landed and every warp is past its last mma, the
+/// rings are dead: each warp writes 16 rows of its accumulator at a time to
+/// its slab there, then its lanes read 16-byte pieces of C's worth of
+/// elements and write them with one vector store each.
+struct StoreTileLowering : public KernelPattern<StoreTileOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    const MmaSyncAtom &atom = info.atom;
+    AccumulatorType accType = op.getAcc().getType();
+    int64_t fragsM = accType.getRows() / atom.m();
+    int64_t fragsN = accType.getCols() / atom.n();
+    int regs = atom.fact.regsAcc;
+    Type accElement = accType.getElementType();
+    Type cElement = op.getDst().getType().getElementType();
+    int64_t accBytes = getElementBits(accElement) / 8;
+    int64_t perVector = 16 / (getElementBits(cElement) / 8);
+
+    if (info.options.asyncCopy)
+      PtxBuilder(rewriter, loc).emit("cp.async.wait_group 0;");
+    gpu::BarrierOp::create(rewriter, loc);
+
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value warp = im.div(tid, 32), lane = im.rem(tid, 32);
+    Value group = im.div(lane, 4), inGroup = im.rem(lane, 4);
+    Value slab = getScratchPointer(rewriter, loc, info.plan, info.module,
+                                   im.mul(warp, 16 * info.slabPitch));
+    Value mask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
+    // Accumulator registers 2r, 2r + 1 are row g + 8r, columns 2t, 2t + 1;
+    // packed f16x2 registers hold both columns in one.
+    int64_t pairsPerReg = accElement.isF16() ? 2 : 1;
+    Type pairType = VectorType::get({2 / pairsPerReg},
+                                    atom.accReg);
+
+    SmallVector<Value> acc =
+        MmaTileLowering::unpackArray(rewriter, loc, adaptor.getAcc());
+    for (int64_t fm = 0; fm < fragsM; ++fm) {
+      for (int64_t fn = 0; fn < fragsN; ++fn) {
+        auto c = ArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs, regs);
+        int64_t perRow = regs / 2;
+        for (int64_t r = 0; r < 2; ++r) {
+          Value row = im.add(group, r * 8);
+          Value col = im.add(im.mul(inGroup, 2), fn * 8);
+          Value ptr = offsetSharedPointer(
+              rewriter, loc, slab,
+              im.add(im.mul(row, info.slabPitch), im.mul(col, accBytes)));
+          Value value;
+          if (perRow == 1) {
+            value = c[r];
+          } else {
+            value = LLVM::PoisonOp::create(rewriter, loc, pairType);
+            for (int64_t i = 0; i < perRow; ++i)
+              value = LLVM::InsertElementOp::create(
+                  rewriter, loc, value, c[r * perRow + i],
+                  LLVM::ConstantOp::create(rewriter, loc,
+                                           rewriter.getI32IntegerAttr(i)));
+          }
+          LLVM::StoreOp::create(rewriter, loc, value, ptr, 2 * accBytes);
+        }
+      }
+      NVVM::SyncWarpOp::create(rewriter, loc, mask);
+      forEachTileChunk(
+          rewriter, loc, 16, accType.getCols() / perVector, 32, lane,
+          [&](OpBuilder &b, Value row, Value piece, bool) {
+            IndexMath m{b, loc};
+            Value col = m.mul(piece, perVector);
+            Value from = offsetSharedPointer(
+                b, loc, slab,
+                m.add(m.mul(row, info.slabPitch), m.mul(col, accBytes)));
+            Value v = LLVM::LoadOp::create(
+                b, loc, VectorType::get({perVector}, accElement), from,
+                std::min<int64_t>(16, perVector * accBytes));
+            Value to = getGlobalElementPointer(
+                b, loc, adaptor.getDst(),
+                m.add(adaptor.getRow(), m.add(row, fm * atom.m())),
+                m.add(adaptor.getCol(), col));
+            storeEpilogueVector(b, loc, v, to, op.getAlphaValue(),
+                                op.getBetaValue(), cElement, 16);
+          });
+      // The next 16 rows overwrite the slab.
+      NVVM::SyncWarpOp::create(rewriter, loc, mask);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct LowerToPTXPass
+    : public mlir::tgemm::impl::TGemmLowerToPTXBase<LowerToPTXPass> {
+  using Base::Base;
+
+  LogicalResult lowerKernel(gpu::GPUFuncOp kernel, RingSwizzle swizzleKind) {
+    MmaTileOp mma;
+    kernel.walk([&](MmaTileOp op) { mma = op; });
+    if (!mma)
+      return success();
+    MLIRContext *ctx = kernel.getContext();
+    Type aType = mma.getA().getType().getElementType();
+    Type bType = mma.getB().getType().getElementType();
+    auto a = getOperandKind(aType);
+    auto b = getOperandKind(bType);
+    auto acc = getResultKind(mma.getAcc().getType().getElementType());
+    const MmaFact *fact =
+        ::tgemm::lookupMma(::tgemm::Family::MmaSync, *a, *b, *acc);
+    if (!fact)
+      return mma.emitOpError()
+             << "mma.sync has no instruction for " << aType << " x " << bType
+             << " -> " << mma.getAcc().getType().getElementType();
+    if (fact->shape.k * ::tgemm::bitWidth(*a) / 8 != kStepBytes)
+      return mma.emitOpError() << "unexpected mma.sync depth for " << aType;
+    bool transposed =
+        mma.getLayoutA() != Layout::Row || mma.getLayoutB() != Layout::Col;
+    if (transposed && ::tgemm::bitWidth(*a) != 16)
+      return mma.emitOpError()
+             << "the ptx lowering needs layout(row, col) for " << aType
+             << " operands: ldmatrix.trans and the mma.sync fragments "
+                "transpose 16-bit elements only, got layout("
+             << stringifyLayout(mma.getLayoutA()) << ", "
+             << stringifyLayout(mma.getLayoutB()) << ")";
+    AccumulatorType accType = mma.getAcc().getType();
+    if (accType.getRows() % fact->shape.m ||
+        accType.getCols() % fact->shape.n || mma.getDepth() % fact->shape.k)
+      return mma.emitOpError()
+             << "a " << accType.getRows() << "x" << accType.getCols() << "x"
+             << mma.getDepth() << " warp tile is not a whole number of "
+             << "mma.sync m" << fact->shape.m << "n" << fact->shape.n << "k"
+             << fact->shape.k << " tiles";
+    for (Value ring : {mma.getA(), mma.getB()}) {
+      auto type = cast<SmemType>(ring.getType());
+      int64_t rowBytes = type.getCols() * getElementBits(type.getElementType()) / 8;
+      if (!supportsSwizzle(swizzleKind, rowBytes))
+        return mma.emitOpError()
+               << "swizzle=xor cannot lay out tile rows of " << rowBytes
+               << " bytes (it needs 16, 32, 64 or a multiple of 128); use "
+                  "swizzle=pad or another block tile";
+    }
+    int64_t threads = getThreadsPerBlock(kernel);
+    if (threads <= 0 || threads % 32)
+      return kernel.emitOpError()
+             << "needs a known_block_size of whole warps to lower tile copies";
+
+    int64_t accBytes =
+        getElementBits(mma.getAcc().getType().getElementType()) / 8;
+    int64_t slabPitch = accType.getCols() * accBytes + 16;
+    int64_t scratch = (threads / 32) * 16 * slabPitch;
+    KernelInfo info{MmaSyncAtom(*fact, ctx),
+                    SharedMemoryPlan::build(kernel, swizzleKind, padding,
+                                            scratch, /*scratchOverRings=*/true),
+                    threads,
+                    slabPitch,
+                    kernel->getParentOfType<gpu::GPUModuleOp>(),
+                    Options{asyncCopy, ldmatrix}};
+
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([&](SmemType) -> Type {
+      return LLVM::LLVMPointerType::get(ctx, 3);
+    });
+    converter.addConversion([&](AccumulatorType type) -> Type {
+      int64_t frags =
+          (type.getRows() / fact->shape.m) * (type.getCols() / fact->shape.n);
+      return LLVM::LLVMArrayType::get(info.atom.accReg,
+                                      frags * fact->regsAcc);
+    });
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TGemmDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    RewritePatternSet patterns(ctx);
+    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                         target);
+    populateRingPatterns(patterns, converter, info.plan, info.module);
+    patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering,
+                 MmaTileLowering, StoreTileLowering>(converter, ctx, info);
+    if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
+      return failure();
+    finishKernelLaunches(getOperation(), kernel, "ptx", info.plan.totalBytes);
+    return success();
+  }
+
+  void runOnOperation() override {
+    std::optional<RingSwizzle> kind =
+        llvm::StringSwitch<std::optional<RingSwizzle>>(swizzle)
+            .Case("xor", RingSwizzle::Xor)
+            .Case("pad", RingSwizzle::Pad)
+            .Case("none", RingSwizzle::None)
+            .Default(std::nullopt);
+    if (!kind) {
+      getOperation().emitError() << "tgemm-lower-to-ptx: unknown swizzle '"
+                                 << swizzle.getValue()
+                                 << "'; expected xor, pad or none";
+      return signalPassFailure();
+    }
+    if (padding < 0 || padding % 16) {
+      getOperation().emitError()
+          << "tgemm-lower-to-ptx: padding (" << padding.getValue()
+          << ") must be a non-negative multiple of 16 bytes";
+      return signalPassFailure();
+    }
+    SmallVector<gpu::GPUFuncOp> kernels;
+    getOperation().walk([&](gpu::GPUFuncOp f) { kernels.push_back(f); });
+    for (gpu::GPUFuncOp kernel : kernels)
+      if (failed(lowerKernel(kernel, *kind)))
+        signalPassFailure();
+  }
+};
+
+} // namespace
