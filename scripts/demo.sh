@@ -11,7 +11,7 @@ mkdir -p "$out"
 echo "== $example"
 grep -v '^//' "$example"
 
-for lowering in wmma; do
+for lowering in wmma ptx; do
   name="gemm-f16-f32-$lowering"
   echo
   echo "== tgemm-opt --tgemm-pipeline=\"lowering=$lowering chip=sm_90\" | tgemm-translate"

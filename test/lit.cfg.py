@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -33,6 +34,22 @@ tools = [
     # The stock mlir-opt, spelled apart so no test picks it up by accident.
     ToolSubst("%mlir_opt", config.mlir_opt),
 ]
+
+# The runtime is built only where the CUDA toolkit is (runtime/). Its tests
+# need the feature `runtime`; those that need a usable GPU, or its absence,
+# need `gpu` or `no-gpu`, decided by asking tgemm-run for devices.
+if os.path.exists(os.path.join(config.tgemm_tools_dir, "tgemm-run")):
+    config.available_features.add("runtime")
+    tools += ["tgemm-run", "tgemm-runtime-tests"]
+    try:
+        probe = subprocess.run(
+            [os.path.join(config.tgemm_tools_dir, "tgemm-run"), "--list-devices"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        has_gpu = probe.returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        has_gpu = False
+    config.available_features.add("gpu" if has_gpu else "no-gpu")
+
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas validates emitted PTX; without it those tests are UNSUPPORTED.

@@ -23,14 +23,29 @@ static constexpr StringLiteral kPtxFeatures = "+ptx84";
 
 void mlir::tgemm::buildPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
+  bool wmma = options.lowering == Lowering::Wmma;
+  if (options.stages != 0) {
+    TGemmOverrideConfigOptions override;
+    override.stages = options.stages;
+    pm.addPass(createTGemmOverrideConfig(override));
+  }
   TGemmCheckTargetOptions check;
   check.chip = options.chip;
-  check.lowering = "wmma";
+  check.lowering = wmma ? "wmma" : "ptx";
   pm.addPass(createTGemmCheckTarget(check));
   pm.addPass(createTGemmTile());
-  TGemmLowerToWMMAOptions wmma;
-  wmma.padding = options.wmmaPadding;
-  pm.addPass(createTGemmLowerToWMMA(wmma));
+  if (wmma) {
+    TGemmLowerToWMMAOptions lower;
+    lower.padding = options.padding;
+    pm.addPass(createTGemmLowerToWMMA(lower));
+  } else {
+    TGemmLowerToPTXOptions lower;
+    lower.asyncCopy = options.asyncCopy;
+    lower.ldmatrix = options.ldmatrix;
+    lower.swizzle = options.swizzle;
+    lower.padding = options.padding;
+    pm.addPass(createTGemmLowerToPTX(lower));
+  }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 

@@ -21,20 +21,39 @@
 namespace mlir::tgemm {
 
 /// The instruction-level lowering a pipeline uses.
-enum class Lowering { Wmma };
+enum class Lowering { Wmma, Ptx };
 
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   PassOptions::Option<Lowering> lowering{
       *this, "lowering", llvm::cl::desc("Instruction family"),
-      llvm::cl::init(Lowering::Wmma),
-      llvm::cl::values(clEnumValN(Lowering::Wmma, "wmma",
-                                  "WMMA (nvvm.wmma.* instructions)"))};
+      llvm::cl::init(Lowering::Ptx),
+      llvm::cl::values(
+          clEnumValN(Lowering::Wmma, "wmma", "WMMA (nvvm.wmma.* instructions)"),
+          clEnumValN(Lowering::Ptx, "ptx",
+                     "inline PTX: cp.async, ldmatrix, mma.sync"))};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_86, sm_89, sm_90"),
       llvm::cl::init("sm_90")};
-  PassOptions::Option<int64_t> wmmaPadding{
-      *this, "wmma-padding",
-      llvm::cl::desc("Bytes of padding per shared-memory row (wmma)"),
+  PassOptions::Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Override every config's stage count (0: keep)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<bool> asyncCopy{
+      *this, "async-copy",
+      llvm::cl::desc("ptx: copy with cp.async (else ld.global + st.shared)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> ldmatrix{
+      *this, "ldmatrix",
+      llvm::cl::desc("ptx: load fragments with ldmatrix (else ld.shared)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> swizzle{
+      *this, "swizzle",
+      llvm::cl::desc("ptx: shared-memory layout, xor, pad or none"),
+      llvm::cl::init("xor")};
+  PassOptions::Option<int64_t> padding{
+      *this, "padding",
+      llvm::cl::desc("Bytes of padding per shared-memory row (wmma, and "
+                     "ptx with swizzle=pad)"),
       llvm::cl::init(16)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",

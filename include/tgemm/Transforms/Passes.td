@@ -56,4 +56,22 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
+  let summary = "Replace parts of every tgemm.matmul's tile config";
+  let description = [{
+    Sets the given fields of every `tgemm.matmul`'s `#tgemm.config` and
+    verifies the op again, so a study can sweep one parameter (e.g. the
+    stage count) over unchanged source IR; a value the op cannot take is
+    reported with the verifier's message.
+
+    ```
+    tgemm-opt --tgemm-override-config="stages=2" gemm.mlir
+    ```
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Pipeline stages (0 keeps each op's own)">,
+  ];
+}
+
 #endif // TGEMM_TRANSFORMS_PASSES_TD
