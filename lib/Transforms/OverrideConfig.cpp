@@ -28,7 +28,7 @@ struct OverrideConfigPass
                                                 << stages.getValue() << ": "; };
       ConfigAttr config = ConfigAttr::getChecked(
           emit, op.getContext(), old.getBlock(), old.getWarps(),
-          stages.getValue());
+          stages.getValue(), old.getRaster());
       if (!config || (op.setConfigAttr(config), ::mlir::failed(op.verify())))
         failed = true;
     });

@@ -51,6 +51,26 @@ SmemType ringType(MLIRContext *ctx, int64_t stages, int64_t outer,
                        outerFirst ? depth : outer, element);
 }
 
+/// Grouped rasterization: the launch's blocks, numbered row-major, walk C's
+/// tiles down groups of `group` tile-rows one column at a time, so that
+/// consecutive blocks reuse the same B column panel and a few A row panels
+/// from L2. Returns the (tile row, tile column) of this block.
+std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
+                                  Value by, int64_t group) {
+  IndexMath im{b, loc};
+  Value tilesN = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value tilesM = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+  Value pid = im.add(im.mul(by, tilesN), bx);
+  Value perGroup = im.mul(tilesN, group);
+  Value firstRow = im.mul(arith::DivUIOp::create(b, loc, pid, perGroup), group);
+  Value rows = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, tilesM, firstRow), im.c(group));
+  Value inGroup = arith::RemUIOp::create(b, loc, pid, perGroup);
+  Value tileRow = im.add(firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
+  Value tileCol = arith::DivUIOp::create(b, loc, inGroup, rows);
+  return {tileRow, tileCol};
+}
+
 /// Writes the kernel body for `op` into `kernel`.
 void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
   MLIRContext *ctx = op.getContext();
@@ -66,9 +86,12 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
   int64_t bm = config.getBlockM(), bn = config.getBlockN(),
           bk = config.getBlockK();
 
-  // Block (x over N, y over M) and warp (row-major over the warp grid).
+  // The block's tile of C: x over N, y over M, or grouped rasterization.
   Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+  if (int64_t group = config.getRaster(); group > 1)
+    std::tie(by, bx) = rasterize(b, loc, bx, by, group);
+  // Warp: row-major over the warp grid.
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warp = im.div(tid, 32);
   Value warpRow = im.mul(im.div(warp, config.getWarpsN()), config.getWarpTileM());

@@ -17,7 +17,7 @@ static constexpr int64_t kMaxStages = 8;
 LogicalResult
 ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    ArrayRef<int64_t> block, ArrayRef<int64_t> warps,
-                   int64_t stages) {
+                   int64_t stages, int64_t raster) {
   if (block.size() != 3)
     return emitError() << "block must list 3 sizes [M, N, K], got "
                        << block.size();
@@ -38,6 +38,9 @@ ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (stages < 1 || stages > kMaxStages)
     return emitError() << "stages (" << stages << ") must be between 1 and "
                        << kMaxStages;
+  if (raster < 1 || raster > kMaxTileSize)
+    return emitError() << "raster (" << raster << ") must be between 1 and "
+                       << kMaxTileSize;
   for (unsigned i = 0; i < 2; ++i) {
     if (block[i] % warps[i] != 0)
       return emitError() << "block tile " << kDims[i] << " (" << block[i]

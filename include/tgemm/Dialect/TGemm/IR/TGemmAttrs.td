@@ -31,10 +31,14 @@ def TGemm_ConfigAttr : AttrDef<TGemm_Dialect, "Config"> {
     - `warps = [WM, WN]`: the grid of warps in a block; each warp computes a
       (BM / WM) x (BN / WN) warp tile;
     - `stages = S`: the number of shared-memory buffers the k-loop cycles
-      through (1 = no overlap of copies and math).
+      through (1 = no overlap of copies and math);
+    - `raster = G` (optional, default 1): blocks visit C's tiles in groups
+      of G tile-rows, column by column within a group, so that blocks running
+      at the same time share A and B tiles in L2. 1 is plain row-major order.
 
     ```mlir
     #tgemm.config<block = [128, 128, 32], warps = [2, 2], stages = 3>
+    #tgemm.config<block = [128, 256, 32], warps = [2, 4], stages = 4, raster = 8>
     ```
 
     The attribute verifies what holds for every precision (positive sizes, a
@@ -44,12 +48,19 @@ def TGemm_ConfigAttr : AttrDef<TGemm_Dialect, "Config"> {
   let parameters = (ins
     ArrayRefParameter<"int64_t", "block tile [M, N, K]">:$block,
     ArrayRefParameter<"int64_t", "warp grid [M, N]">:$warps,
-    "int64_t":$stages
+    "int64_t":$stages,
+    DefaultValuedParameter<"int64_t", "1", "block rasterization group">:$raster
   );
   let assemblyFormat = [{
     `<` `block` `=` `[` $block `]` `,` `warps` `=` `[` $warps `]` `,`
-        `stages` `=` $stages `>`
+        `stages` `=` $stages (`,` `raster` `=` $raster^)? `>`
   }];
+  let builders = [
+    AttrBuilder<(ins "ArrayRef<int64_t>":$block, "ArrayRef<int64_t>":$warps,
+                     "int64_t":$stages), [{
+      return $_get($_ctxt, block, warps, stages, /*raster=*/1);
+    }]>
+  ];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     int64_t getBlockM() const { return getBlock()[0]; }

@@ -1,0 +1,82 @@
+//===- ElementType.h - Element types, layouts and GEMM signatures ---------===//
+//
+// The vocabulary shared by the manifest, the data generators, the references
+// and the checker: the element types of docs/manifest.md, storage orders,
+// and which (A, B, accumulator, C) combinations tgemm compiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_RUNTIME_ELEMENTTYPE_H
+#define TGEMM_RUNTIME_ELEMENTTYPE_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tgemm::runtime {
+
+enum class ElementType : int {
+  F16,
+  BF16,
+  F32,
+  TF32, // f32 storage, computed as TF32
+  S8,
+  U8,
+  S4, // two per byte, low nibble first
+  E4M3,
+  E5M2,
+  S32,
+};
+
+/// The spelling of docs/manifest.md ("f16", "e4m3", ...).
+const char *elementTypeName(ElementType type);
+std::optional<ElementType> parseElementType(std::string_view name);
+/// "f16, bf16, f32, ..." for messages.
+const char *allElementTypeNames();
+
+/// Storage size in bits (4 for s4).
+int elementBits(ElementType type);
+bool isIntegerType(ElementType type);
+bool isFloat8Type(ElementType type);
+
+/// Bytes that `elements` elements occupy (s4 rounds up to whole bytes).
+int64_t storageBytes(ElementType type, int64_t elements);
+
+/// Storage order, as in tgemm.matmul: see docs/manifest.md.
+enum class Layout : int { Row, Col };
+const char *layoutName(Layout layout);
+std::optional<Layout> parseLayout(std::string_view name);
+
+/// A problem dimension: the letters of `grid` and `requires`.
+enum class Dim : int { M, N, K };
+const char *dimName(Dim dim);
+std::optional<Dim> parseDim(std::string_view name);
+
+enum class Operand : int { A, B, C };
+const char *operandName(Operand operand);
+
+struct OperandSpec {
+  ElementType type = ElementType::F16;
+  Layout layout = Layout::Row;
+};
+
+/// What a GEMM computes: C = alpha * A * B + beta * C.
+struct GemmSpec {
+  OperandSpec a, b, c;
+  ElementType acc = ElementType::F32;
+  double alpha = 1.0;
+  double beta = 0.0;
+
+  bool isInteger() const { return acc == ElementType::S32; }
+  /// "f16*f16->f32 (acc f32)" for reports.
+  std::string signature() const;
+};
+
+/// Whether tgemm compiles this (A, B, acc, C) combination; if not, `why`
+/// says what would be accepted.
+bool isSupportedCombination(const GemmSpec &spec, std::string *why);
+
+} // namespace tgemm::runtime
+
+#endif // TGEMM_RUNTIME_ELEMENTTYPE_H

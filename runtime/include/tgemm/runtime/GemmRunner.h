@@ -1,0 +1,99 @@
+//===- GemmRunner.h - Run, check and time one compiled GEMM ---------------===//
+//
+// The whole job of tgemm-run and of the C API's run call: make the inputs,
+// launch the kernel once and compare its C with the reference's, then time
+// the kernel and the library anchor the same way, on the same stream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_RUNTIME_GEMMRUNNER_H
+#define TGEMM_RUNTIME_GEMMRUNNER_H
+
+#include "tgemm/runtime/Compare.h"
+#include "tgemm/runtime/Device.h"
+#include "tgemm/runtime/KernelArgs.h"
+#include "tgemm/runtime/Manifest.h"
+#include "tgemm/runtime/Problem.h"
+#include "tgemm/runtime/Reference.h"
+#include "tgemm/runtime/Timing.h"
+
+#include <memory>
+#include <string>
+
+namespace tgemm::runtime {
+
+/// Throws Error(Unsupported) if a kernel compiled for the manifest's chip
+/// cannot run on `device`.
+void checkChip(const KernelManifest &kernel, const DeviceInfo &device);
+
+/// A kernel loaded on a device, its launch limits checked.
+class CompiledKernel {
+public:
+  CompiledKernel(const Device &device, const KernelManifest &kernel,
+                 const KernelBinary &binary);
+
+  void launch(const LaunchDims &dims, KernelArgs &args, CUstream stream);
+  const KernelManifest &manifest() const { return kernel; }
+  int registersPerThread() const { return registers; }
+
+private:
+  KernelManifest kernel;
+  LoadedModule module;
+  CUfunction function = nullptr;
+  int registers = 0;
+};
+
+struct RunOptions {
+  int warmup = 5;
+  int reps = 50;
+  bool check = false;
+  /// Time the library anchor next to the kernel.
+  bool timeAnchor = true;
+  bool flushL2 = true;
+  uint64_t seed = 1;
+};
+
+struct RunReport {
+  std::string kernel, lowering, chip, device;
+  GemmSpec gemm;
+  GemmShape shape;
+
+  bool kernelTimed = false;
+  TimingStats kernelTime;
+
+  bool anchorTimed = false;
+  std::string anchorName, anchorLayout, anchorNote;
+  TimingStats anchorTime;
+
+  bool checked = false;
+  std::string checkedAgainst;
+  CompareResult comparison;
+
+  /// "TFLOP/s", or "TOP/s" for integer GEMMs.
+  const char *rateUnit() const;
+  /// 2*M*N*K / median time, in units of 1e12 per second (0 if not timed).
+  double kernelRate() const;
+  double anchorRate() const;
+  /// Kernel rate / anchor rate (0 if either is missing).
+  double ratio() const;
+};
+
+class GemmRunner {
+public:
+  /// `kernel` may be null: then only the anchor is timed (--cublas-only).
+  GemmRunner(const Device &device, const KernelManifest &manifest,
+             CompiledKernel *kernel);
+  ~GemmRunner();
+
+  RunReport run(const GemmShape &shape, const RunOptions &options);
+
+private:
+  const Device &device;
+  KernelManifest manifest;
+  CompiledKernel *kernel;
+  BlasLibraries libraries;
+};
+
+} // namespace tgemm::runtime
+
+#endif // TGEMM_RUNTIME_GEMMRUNNER_H

@@ -1,0 +1,44 @@
+//===- KernelArgs.h - Kernel parameters as MLIR memref descriptors --------===//
+//
+// A compiled kernel takes each rank-R memref as 3 + 2R parameters: allocated
+// pointer, aligned pointer, offset, sizes[R], strides[R] (64-bit each; sizes
+// and strides in elements of the stored matrix). KernelArgs lays them out in
+// manifest order and hands cuLaunchKernel the array of pointers to them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_RUNTIME_KERNELARGS_H
+#define TGEMM_RUNTIME_KERNELARGS_H
+
+#include "tgemm/runtime/Manifest.h"
+#include "tgemm/runtime/Problem.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace tgemm::runtime {
+
+/// Device addresses of the three matrices.
+struct OperandAddresses {
+  uint64_t a = 0, b = 0, c = 0;
+};
+
+class KernelArgs {
+public:
+  KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
+             const OperandAddresses &addresses);
+
+  /// The parameter values, in order (pointers and i64 alike as 64 bits).
+  const std::vector<uint64_t> &values() const { return paramValues; }
+
+  /// The `kernelParams` array of cuLaunchKernel; valid while this object is.
+  void **pointers();
+
+private:
+  std::vector<uint64_t> paramValues;
+  std::vector<void *> paramPointers;
+};
+
+} // namespace tgemm::runtime
+
+#endif // TGEMM_RUNTIME_KERNELARGS_H

@@ -1,0 +1,103 @@
+//===- Manifest.h - The launch manifest (docs/manifest.md) ----------------===//
+//
+// The compiler describes each kernel it emits in a JSON manifest; this is
+// its in-memory form and its reader. The reader validates every field and
+// refuses what it does not understand (unknown version, field, element type
+// or combination), with a message that names the file, the field path and
+// what was expected:
+//
+//   manifest.json: kernels[0].grid[1]: expected {"dim","tile"} or {"value"}
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_RUNTIME_MANIFEST_H
+#define TGEMM_RUNTIME_MANIFEST_H
+
+#include "tgemm/runtime/ElementType.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tgemm::runtime {
+
+/// The manifest version this runtime reads.
+constexpr int kManifestVersion = 1;
+
+/// One launch dimension: a constant, or a problem size divided by a tile.
+struct GridExtent {
+  bool isTiled = false;
+  Dim dim = Dim::M;  // when tiled
+  int64_t tile = 1;  // when tiled
+  int64_t value = 1; // when constant
+};
+
+/// "`dim` must be a multiple of `multipleOf`".
+struct Requirement {
+  Dim dim = Dim::M;
+  int64_t multipleOf = 1;
+};
+
+/// A kernel parameter group: a rank-R memref expands to 3 + 2R parameters.
+struct KernelArg {
+  std::string name;
+  Operand operand = Operand::A; // which matrix `name` refers to
+  ElementType type = ElementType::F16;
+  int rank = 2;
+};
+
+struct TileConfig {
+  std::array<int64_t, 3> block = {0, 0, 0};
+  std::array<int64_t, 2> warps = {0, 0};
+  int64_t stages = 0;
+  int64_t raster = 1; // block rasterization group (1: row-major)
+};
+
+struct KernelManifest {
+  std::string name;
+  std::string module;
+  std::string lowering;
+  std::string chip;       // "sm_90", "sm_90a"
+  int chipVersion = 0;    // 90
+  bool archSpecific = false; // the "a" suffix: runs on exactly that chip
+  /// M, N, K when the source memref was static; nullopt when dynamic.
+  std::array<std::optional<int64_t>, 3> problem;
+  GemmSpec gemm;
+  TileConfig config;
+  std::array<GridExtent, 3> grid;
+  std::array<int64_t, 3> block = {1, 1, 1};
+  int64_t dynamicSharedMemory = 0;
+  std::vector<Requirement> requirements;
+  std::vector<KernelArg> args;
+};
+
+struct Manifest {
+  int version = kManifestVersion;
+  std::vector<KernelManifest> kernels;
+};
+
+/// Parses and validates manifest text. `fileName` prefixes every message.
+/// Throws Error(Input) (Error(Unsupported) for a type combination tgemm does
+/// not compile).
+Manifest parseManifest(std::string_view text, const std::string &fileName);
+
+/// Reads and parses a manifest file. Throws Error(Input) if it is missing.
+Manifest readManifestFile(const std::string &path);
+
+/// The kernel named `name`, or the only kernel when `name` is empty. Throws
+/// Error(Input) naming the kernels there are.
+const KernelManifest &selectKernel(const Manifest &manifest,
+                                   const std::string &name,
+                                   const std::string &fileName);
+
+/// Reads a whole file into `contents`; false (with `error` set to the
+/// reason) if it cannot be read.
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error);
+
+} // namespace tgemm::runtime
+
+#endif // TGEMM_RUNTIME_MANIFEST_H

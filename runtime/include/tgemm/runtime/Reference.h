@@ -1,0 +1,114 @@
+//===- Reference.h - Reference results and the timing anchor --------------===//
+//
+// Carries out a ReferencePlan on the device: the cuBLAS/cuBLASLt calls (bound
+// once to their buffers and then run as often as needed), the operand copies
+// the libraries' fast layouts need, and tgemm's own reference kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_RUNTIME_REFERENCE_H
+#define TGEMM_RUNTIME_REFERENCE_H
+
+#include "tgemm/runtime/Device.h"
+#include "tgemm/runtime/ReferencePlan.h"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+
+#include <memory>
+#include <string>
+
+namespace tgemm::runtime {
+
+/// cuBLAS and cuBLASLt handles for one device, created on first use.
+class BlasLibraries {
+public:
+  explicit BlasLibraries(const Device &device) : device(device) {}
+  ~BlasLibraries();
+  BlasLibraries(const BlasLibraries &) = delete;
+  BlasLibraries &operator=(const BlasLibraries &) = delete;
+
+  cublasHandle_t blas();
+  cublasLtHandle_t lt();
+  /// cuBLASLt's workspace (32 MiB, what it recommends for Hopper).
+  const DeviceBuffer &ltWorkspace();
+  /// A device float 1.0, for the fp8 scale pointers cuBLASLt requires.
+  CUdeviceptr unitScale();
+  const Device &owner() const { return device; }
+
+private:
+  const Device &device;
+  cublasHandle_t blasHandle = nullptr;
+  cublasLtHandle_t ltHandle = nullptr;
+  DeviceBuffer workspace;
+  DeviceBuffer one;
+};
+
+/// A library GEMM bound to its buffers: `a` and `b` hold the problem's A and
+/// B in the call's layouts, `out` is MxN of the call's output type.
+class LibraryGemm {
+public:
+  LibraryGemm(BlasLibraries &libraries, const LibraryCall &call,
+              const GemmShape &shape, CUdeviceptr a, CUdeviceptr b,
+              CUdeviceptr out, double alpha, double beta);
+  ~LibraryGemm();
+  LibraryGemm(const LibraryGemm &) = delete;
+  LibraryGemm &operator=(const LibraryGemm &) = delete;
+
+  void run(CUstream stream);
+  /// cuBLAS's operation pair, e.g. "TN".
+  std::string layoutName() const { return gemm.opName(); }
+
+private:
+  BlasLibraries &libraries;
+  LibraryCall call;
+  ColumnMajorGemm gemm;
+  CUdeviceptr a, b, out;
+  union Scalar {
+    float f32;
+    int32_t s32;
+    uint16_t f16;
+  } alpha, beta;
+  // cuBLASLt only.
+  cublasLtMatmulDesc_t operation = nullptr;
+  cublasLtMatrixLayout_t layoutA = nullptr, layoutB = nullptr,
+                         layoutC = nullptr;
+  cublasLtMatmulAlgo_t algorithm;
+
+  void prepareLt();
+};
+
+class Reference {
+public:
+  /// `a` and `b` hold the problem's operands as the manifest lays them out.
+  Reference(const Device &device, BlasLibraries &libraries,
+            const GemmSpec &spec, const GemmShape &shape, CUdeviceptr a,
+            CUdeviceptr b, const Stream &stream);
+  ~Reference();
+
+  /// The reference C for the initial C in `initialC`; the result stays in
+  /// the returned buffer until the next call.
+  const DeviceBuffer &compute(const DeviceBuffer &initialC,
+                              const Stream &stream);
+
+  /// The library call that is timed next to the kernel.
+  void runAnchor(CUstream stream);
+
+  const ReferencePlan &plan() const { return referencePlan; }
+  std::string checkName() const { return referencePlan.describeCheck(); }
+  std::string anchorName() const { return referencePlan.anchor.describe(); }
+  std::string anchorLayout() const;
+
+private:
+  GemmSpec spec;
+  GemmShape shape;
+  CUdeviceptr a, b;
+  ReferencePlan referencePlan;
+  DeviceBuffer aCopy, bCopy; // operands in "TN", when needed
+  DeviceBuffer result, scratch, anchorOut;
+  std::unique_ptr<LibraryGemm> checkGemm, anchorGemm;
+};
+
+} // namespace tgemm::runtime
+
+#endif // TGEMM_RUNTIME_REFERENCE_H

@@ -1,0 +1,86 @@
+/*===- c_api.h - The tgemm runtime for C and Python (ctypes) -------------===*\
+|*                                                                          *|
+|* libtgemm_runtime.so: load a compiled kernel with its manifest, then run  *|
+|* it (check and time it) at any size the manifest allows. Every function   *|
+|* catches all errors; on failure it returns NULL or a non-zero status and  *|
+|* tgemm_rt_last_error() says why (per thread).                             *|
+|*                                                                          *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TGEMM_RUNTIME_C_API_H
+#define TGEMM_RUNTIME_C_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define TGEMM_RT_API __attribute__((visibility("default")))
+#else
+#define TGEMM_RT_API
+#endif
+
+/* Bumped when a signature or tgemm_rt_result changes. */
+#define TGEMM_RT_ABI_VERSION 1
+
+/* Statuses: the exit codes of tgemm-run. */
+enum {
+  TGEMM_RT_OK = 0,
+  TGEMM_RT_ERROR = 1,        /* bad input, unsupported, device error */
+  TGEMM_RT_USAGE = 2,        /* bad arguments */
+  TGEMM_RT_WRONG_RESULT = 3, /* the check failed; the result is filled in */
+  TGEMM_RT_NO_DEVICE = 4
+};
+
+typedef struct tgemm_rt_kernel tgemm_rt_kernel;
+
+typedef struct tgemm_rt_result {
+  double kernel_ms;      /* median over the repetitions; 0 if not timed */
+  double kernel_rate;    /* 2*M*N*K / time in 1e12/s (TFLOP/s or TOP/s) */
+  double anchor_ms;      /* the reference library's GEMM, timed alike */
+  double anchor_rate;
+  double ratio;          /* kernel_rate / anchor_rate */
+  double rel_error;      /* relative Frobenius error, if checked */
+  double max_error;      /* max |C-R|/rms(R); max |C-R| for integers */
+  int64_t mismatches;    /* elements outside the tolerance */
+  int64_t first_mismatch; /* row-major index of the first, or -1 */
+  int32_t checked;       /* 1 if C was compared with the reference */
+  int32_t passed;        /* 1 if checked and within tolerance */
+  int32_t integer;       /* 1 if the rates are TOP/s */
+  int32_t reps;
+  char anchor[128];      /* e.g. "cublas f16*f16->f32 compute 32F TN" */
+} tgemm_rt_result;
+
+TGEMM_RT_API int tgemm_rt_abi_version(void);
+/* sizeof(tgemm_rt_result), so a binding can check its layout. */
+TGEMM_RT_API size_t tgemm_rt_result_size(void);
+
+/* Loads `kernel_path` (PTX, cubin or fatbin; NULL to time only the
+ * reference library) for the manifest entry `kernel_name` (NULL if the
+ * manifest has one kernel) on CUDA device `device`. NULL on failure. */
+TGEMM_RT_API tgemm_rt_kernel *tgemm_rt_load(const char *kernel_path,
+                                            const char *manifest_path,
+                                            const char *kernel_name,
+                                            int device);
+
+/* Runs at M x N x K (0 for a size the kernel has statically): one checked
+ * launch if `check`, then `reps` timed launches and `reps` of the anchor
+ * (5 warm-up launches each). Returns a status; `result` is filled in for
+ * TGEMM_RT_OK and TGEMM_RT_WRONG_RESULT. */
+TGEMM_RT_API int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n,
+                              int64_t k, int reps, int check,
+                              tgemm_rt_result *result);
+
+/* Why the last failing call on this thread failed ("" if none did). */
+TGEMM_RT_API const char *tgemm_rt_last_error(void);
+
+TGEMM_RT_API void tgemm_rt_free(tgemm_rt_kernel *kernel);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TGEMM_RUNTIME_C_API_H */

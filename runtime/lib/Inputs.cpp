@@ -1,0 +1,107 @@
+//===- Inputs.cpp - Deterministic test data -------------------------------===//
+
+#include "tgemm/runtime/Inputs.h"
+
+#include "tgemm/runtime/Codecs.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+namespace tgemm::runtime {
+
+namespace {
+
+uint64_t splitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// The random bits of element `index`.
+uint64_t randomBits(uint64_t seed, DataStream stream, int64_t index) {
+  uint64_t key = splitMix64(seed ^ (static_cast<uint64_t>(stream) << 56));
+  return splitMix64(key + static_cast<uint64_t>(index));
+}
+
+/// Uniform in [-1, 1).
+float uniformSigned(uint64_t bits) {
+  return static_cast<float>(bits >> 40) * (1.0f / (1 << 23)) - 1.0f;
+}
+
+/// Uniform integer in [lo, hi].
+int uniformInt(uint64_t bits, int lo, int hi) {
+  return lo + static_cast<int>((bits >> 32) % static_cast<uint64_t>(hi - lo + 1));
+}
+
+void fillRange(ElementType type, uint64_t seed, DataStream stream,
+               int64_t begin, int64_t end, uint8_t *out) {
+  using namespace codecs;
+  for (int64_t i = begin; i < end; ++i) {
+    uint64_t bits = randomBits(seed, stream, i);
+    switch (type) {
+    case ElementType::F16: {
+      uint16_t h = floatToHalf(uniformSigned(bits));
+      std::memcpy(out + 2 * i, &h, 2);
+      break;
+    }
+    case ElementType::BF16: {
+      uint16_t h = floatToBFloat16(uniformSigned(bits));
+      std::memcpy(out + 2 * i, &h, 2);
+      break;
+    }
+    case ElementType::F32:
+    case ElementType::TF32: {
+      float f = roundToTf32(uniformSigned(bits));
+      std::memcpy(out + 4 * i, &f, 4);
+      break;
+    }
+    case ElementType::E4M3:
+      out[i] = floatToE4M3(uniformSigned(bits));
+      break;
+    case ElementType::E5M2:
+      out[i] = floatToE5M2(uniformSigned(bits));
+      break;
+    case ElementType::S8:
+      out[i] = static_cast<uint8_t>(static_cast<int8_t>(uniformInt(bits, -16, 15)));
+      break;
+    case ElementType::U8:
+      out[i] = static_cast<uint8_t>(uniformInt(bits, 0, 31));
+      break;
+    case ElementType::S4:
+      setS4(out, i, uniformInt(bits, -8, 7));
+      break;
+    case ElementType::S32: {
+      int32_t v = uniformInt(bits, -64, 63);
+      std::memcpy(out + 4 * i, &v, 4);
+      break;
+    }
+    }
+  }
+}
+
+} // namespace
+
+std::vector<uint8_t> makeRandomMatrix(ElementType type, int64_t elements,
+                                      uint64_t seed, DataStream stream) {
+  std::vector<uint8_t> out(static_cast<size_t>(storageBytes(type, elements)),
+                           0);
+  // Chunks are even-sized so that no two threads share an s4 byte.
+  int64_t threads = std::max<int64_t>(
+      1, std::min<int64_t>(std::thread::hardware_concurrency(), 32));
+  int64_t chunk = ((elements / threads + 1) + 1) & ~int64_t(1);
+  if (elements < (1 << 16))
+    chunk = elements;
+  std::vector<std::thread> workers;
+  for (int64_t begin = 0; begin < elements; begin += chunk) {
+    int64_t end = std::min(elements, begin + chunk);
+    workers.emplace_back(fillRange, type, seed, stream, begin, end,
+                         out.data());
+  }
+  for (std::thread &t : workers)
+    t.join();
+  return out;
+}
+
+} // namespace tgemm::runtime

@@ -1,0 +1,486 @@
+//===- Manifest.cpp - The launch manifest (docs/manifest.md) --------------===//
+
+#include "tgemm/runtime/Manifest.h"
+
+#include "tgemm/runtime/Error.h"
+#include "tgemm/runtime/Json.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+
+namespace tgemm::runtime {
+
+bool readFile(const std::string &path, std::string &contents,
+              std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) {
+    error = "read error";
+    return false;
+  }
+  contents = buffer.str();
+  return true;
+}
+
+namespace {
+
+/// Reports errors as "<file>: <path>: <message>".
+class ManifestReader {
+public:
+  explicit ManifestReader(std::string fileName) : file(std::move(fileName)) {}
+
+  Manifest read(const JsonValue &root);
+
+private:
+  std::string file;
+
+  [[noreturn]] void fail(const std::string &path, const std::string &message,
+                         ErrorKind kind = ErrorKind::Input) const {
+    tgemm::runtime::fail(kind, file + ": " + (path.empty() ? "" : path + ": ") +
+                                   message);
+  }
+
+  static std::string describe(const JsonValue &v) {
+    if (v.isNumber()) {
+      std::ostringstream os;
+      if (v.isInteger())
+        os << v.getInteger();
+      else
+        os << v.getNumber();
+      return os.str();
+    }
+    if (v.isString()) {
+      std::string s = v.getString();
+      if (s.size() > 40)
+        s = s.substr(0, 40) + "...";
+      return "\"" + s + "\"";
+    }
+    return describeJsonKind(v.kind());
+  }
+
+  static std::string join(const std::string &path, const std::string &key) {
+    return path.empty() ? key : path + "." + key;
+  }
+  static std::string index(const std::string &path, size_t i) {
+    return path + "[" + std::to_string(i) + "]";
+  }
+
+  /// Checks that `v` is an object whose keys are all in `allowed`.
+  void expectObject(const JsonValue &v, const std::string &path,
+                    std::initializer_list<const char *> allowed) const {
+    if (!v.isObject())
+      fail(path, std::string("expected an object, got ") + describe(v));
+    for (const JsonValue::Member &m : v.getObject()) {
+      bool known = false;
+      for (const char *key : allowed)
+        known |= m.first == key;
+      if (!known) {
+        std::string list;
+        for (const char *key : allowed)
+          list += std::string(list.empty() ? "" : ", ") + key;
+        fail(path, "unknown field '" + m.first + "' (expected " + list + ")");
+      }
+    }
+  }
+
+  const JsonValue &field(const JsonValue &object, const std::string &path,
+                         const char *key) const {
+    const JsonValue *v = object.find(key);
+    if (!v)
+      fail(path, std::string("missing field '") + key + "'");
+    return *v;
+  }
+
+  std::string readString(const JsonValue &v, const std::string &path) const {
+    if (!v.isString())
+      fail(path, "expected a string, got " + describe(v));
+    return v.getString();
+  }
+
+  std::string readName(const JsonValue &v, const std::string &path) const {
+    std::string s = readString(v, path);
+    if (s.empty())
+      fail(path, "expected a non-empty name");
+    for (char c : s)
+      if (static_cast<unsigned char>(c) <= ' ' || c == 0x7f)
+        fail(path, "invalid name " + describe(v) +
+                       ": contains whitespace or control characters");
+    return s;
+  }
+
+  int64_t readInteger(const JsonValue &v, const std::string &path,
+                      int64_t min) const {
+    if (!v.isInteger())
+      fail(path, "expected an integer, got " + describe(v));
+    if (v.getInteger() < min)
+      fail(path, "expected an integer >= " + std::to_string(min) + ", got " +
+                     describe(v));
+    return v.getInteger();
+  }
+
+  template <size_t N>
+  std::array<int64_t, N> readIntegers(const JsonValue &v,
+                                      const std::string &path,
+                                      int64_t min) const {
+    if (!v.isArray() || v.getArray().size() != N)
+      fail(path, "expected an array of " + std::to_string(N) +
+                     " integers, got " +
+                     (v.isArray() ? "an array of " +
+                                        std::to_string(v.getArray().size())
+                                  : describe(v)));
+    std::array<int64_t, N> out;
+    for (size_t i = 0; i < N; ++i)
+      out[i] = readInteger(v.getArray()[i], index(path, i), min);
+    return out;
+  }
+
+  double readNumber(const JsonValue &v, const std::string &path) const {
+    if (!v.isNumber())
+      fail(path, "expected a number, got " + describe(v));
+    return v.getNumber();
+  }
+
+  ElementType readType(const JsonValue &v, const std::string &path) const {
+    std::string name = readString(v, path);
+    std::optional<ElementType> type = parseElementType(name);
+    if (!type)
+      fail(path, "unknown element type '" + name + "' (expected one of " +
+                     allElementTypeNames() + ")");
+    return *type;
+  }
+
+  Dim readDim(const JsonValue &v, const std::string &path) const {
+    std::string name = readString(v, path);
+    std::optional<Dim> dim = parseDim(name);
+    if (!dim)
+      fail(path, "unknown dimension '" + name + "' (expected m, n or k)");
+    return *dim;
+  }
+
+  OperandSpec readOperand(const JsonValue &v, const std::string &path) const {
+    expectObject(v, path, {"type", "layout"});
+    OperandSpec spec;
+    spec.type = readType(field(v, path, "type"), join(path, "type"));
+    std::string layoutPath = join(path, "layout");
+    std::string layout = readString(field(v, path, "layout"), layoutPath);
+    std::optional<Layout> parsed = parseLayout(layout);
+    if (!parsed)
+      fail(layoutPath, "unknown layout '" + layout + "' (expected row or col)");
+    spec.layout = *parsed;
+    return spec;
+  }
+
+  void readChip(const JsonValue &v, const std::string &path,
+                KernelManifest &k) const {
+    k.chip = readString(v, path);
+    const std::string &s = k.chip;
+    size_t digits = 0;
+    while (3 + digits < s.size() && std::isdigit((unsigned char)s[3 + digits]))
+      ++digits;
+    size_t end = 3 + digits;
+    bool ok = s.compare(0, 3, "sm_") == 0 && digits >= 2 && digits <= 3 &&
+              (end == s.size() || (end + 1 == s.size() && s[end] == 'a'));
+    if (!ok)
+      fail(path, "invalid chip '" + s + "' (expected sm_XX, e.g. sm_90)");
+    k.chipVersion = std::stoi(s.substr(3, digits));
+    k.archSpecific = end != s.size();
+  }
+
+  void readProblem(const JsonValue &v, const std::string &path,
+                   KernelManifest &k) const {
+    expectObject(v, path, {"m", "n", "k"});
+    const char *names[3] = {"m", "n", "k"};
+    for (int i = 0; i < 3; ++i) {
+      const JsonValue &size = field(v, path, names[i]);
+      if (size.isNull())
+        k.problem[i] = std::nullopt;
+      else if (size.isInteger() && size.getInteger() >= 1)
+        k.problem[i] = size.getInteger();
+      else
+        fail(join(path, names[i]),
+             "expected a positive integer or null, got " + describe(size));
+    }
+  }
+
+  void readConfig(const JsonValue &v, const std::string &path,
+                  KernelManifest &k) const {
+    expectObject(v, path, {"block", "warps", "stages", "raster"});
+    k.config.block =
+        readIntegers<3>(field(v, path, "block"), join(path, "block"), 1);
+    k.config.warps =
+        readIntegers<2>(field(v, path, "warps"), join(path, "warps"), 1);
+    k.config.stages =
+        readInteger(field(v, path, "stages"), join(path, "stages"), 1);
+    // Optional: manifests from before block rasterization lack it.
+    if (const JsonValue *raster = v.find("raster"))
+      k.config.raster = readInteger(*raster, join(path, "raster"), 1);
+  }
+
+  GridExtent readGridExtent(const JsonValue &v,
+                            const std::string &path) const {
+    const char *shape = "expected {\"dim\",\"tile\"} or {\"value\"}";
+    if (!v.isObject())
+      fail(path, shape);
+    const auto &members = v.getObject();
+    GridExtent extent;
+    if (members.size() == 1 && v.find("value")) {
+      extent.value = readInteger(*v.find("value"), join(path, "value"), 1);
+      return extent;
+    }
+    if (members.size() == 2 && v.find("dim") && v.find("tile")) {
+      extent.isTiled = true;
+      extent.dim = readDim(*v.find("dim"), join(path, "dim"));
+      extent.tile = readInteger(*v.find("tile"), join(path, "tile"), 1);
+      return extent;
+    }
+    fail(path, shape);
+  }
+
+  void readGrid(const JsonValue &v, const std::string &path,
+                KernelManifest &k) const {
+    if (!v.isArray() || v.getArray().size() != 3)
+      fail(path, "expected an array of 3 entries (x, y, z), got " +
+                     (v.isArray() ? "an array of " +
+                                        std::to_string(v.getArray().size())
+                                  : describe(v)));
+    for (size_t i = 0; i < 3; ++i)
+      k.grid[i] = readGridExtent(v.getArray()[i], index(path, i));
+  }
+
+  void readRequirements(const JsonValue &v, const std::string &path,
+                        KernelManifest &k) const {
+    if (!v.isArray())
+      fail(path, "expected an array, got " + describe(v));
+    for (size_t i = 0; i < v.getArray().size(); ++i) {
+      const JsonValue &entry = v.getArray()[i];
+      std::string p = index(path, i);
+      expectObject(entry, p, {"dim", "multiple_of"});
+      Requirement r;
+      r.dim = readDim(field(entry, p, "dim"), join(p, "dim"));
+      r.multipleOf =
+          readInteger(field(entry, p, "multiple_of"), join(p, "multiple_of"),
+                      1);
+      k.requirements.push_back(r);
+    }
+  }
+
+  /// Whether a memref of element type `argType` can hold operand `spec`.
+  static bool argTypeMatches(ElementType argType, ElementType operandType) {
+    if (argType == operandType)
+      return true;
+    // TF32 operands are stored as f32 memrefs.
+    auto isF32Storage = [](ElementType t) {
+      return t == ElementType::F32 || t == ElementType::TF32;
+    };
+    return isF32Storage(argType) && isF32Storage(operandType);
+  }
+
+  void readArgs(const JsonValue &v, const std::string &path,
+                KernelManifest &k) const {
+    if (!v.isArray())
+      fail(path, "expected an array, got " + describe(v));
+    bool seen[3] = {false, false, false};
+    for (size_t i = 0; i < v.getArray().size(); ++i) {
+      const JsonValue &entry = v.getArray()[i];
+      std::string p = index(path, i);
+      expectObject(entry, p, {"name", "kind", "type", "rank"});
+      KernelArg arg;
+      arg.name = readString(field(entry, p, "name"), join(p, "name"));
+      std::string kind = readString(field(entry, p, "kind"), join(p, "kind"));
+      if (kind != "memref")
+        fail(join(p, "kind"),
+             "unsupported argument kind '" + kind + "' (expected memref)");
+      arg.type = readType(field(entry, p, "type"), join(p, "type"));
+      arg.rank = (int)readInteger(field(entry, p, "rank"), join(p, "rank"), 0);
+      if (arg.rank != 2)
+        fail(join(p, "rank"), "a rank-" + std::to_string(arg.rank) +
+                                  " memref is not supported; A, B and C are "
+                                  "rank 2");
+      const OperandSpec *spec;
+      if (arg.name == "a") {
+        arg.operand = Operand::A;
+        spec = &k.gemm.a;
+      } else if (arg.name == "b") {
+        arg.operand = Operand::B;
+        spec = &k.gemm.b;
+      } else if (arg.name == "c") {
+        arg.operand = Operand::C;
+        spec = &k.gemm.c;
+      } else {
+        fail(join(p, "name"),
+             "unknown argument '" + arg.name + "' (expected a, b or c)");
+      }
+      int slot = static_cast<int>(arg.operand);
+      if (seen[slot])
+        fail(join(p, "name"), "argument '" + arg.name + "' appears twice");
+      seen[slot] = true;
+      if (!argTypeMatches(arg.type, spec->type))
+        fail(join(p, "type"), std::string("argument '") + arg.name +
+                                  "' has type " + elementTypeName(arg.type) +
+                                  " but operand " + arg.name + " is " +
+                                  elementTypeName(spec->type));
+      k.args.push_back(arg);
+    }
+    for (int slot = 0; slot < 3; ++slot)
+      if (!seen[slot])
+        fail(path, std::string("no argument for operand '") +
+                       operandName(static_cast<Operand>(slot)) + "'");
+  }
+
+  void readScalars(const JsonValue &v, const std::string &path,
+                   KernelManifest &k) const {
+    const JsonValue &alpha = field(v, path, "alpha");
+    const JsonValue &beta = field(v, path, "beta");
+    std::string alphaPath = join(path, "alpha"), betaPath = join(path, "beta");
+    k.gemm.alpha = readNumber(alpha, alphaPath);
+    k.gemm.beta = readNumber(beta, betaPath);
+    if (!k.gemm.isInteger())
+      return;
+    // An s32 epilogue multiplies in integers.
+    auto requireIntegral = [&](const JsonValue &value, const std::string &p) {
+      double d = value.getNumber();
+      if (d != std::floor(d) || std::fabs(d) > 2147483647.0)
+        fail(p, "expected an integer for an s32 accumulator, got " +
+                    describe(value));
+    };
+    requireIntegral(alpha, alphaPath);
+    requireIntegral(beta, betaPath);
+  }
+
+  KernelManifest readKernel(const JsonValue &v, const std::string &path) const {
+    expectObject(v, path,
+                 {"name", "module", "lowering", "chip", "problem", "a", "b",
+                  "c", "acc", "alpha", "beta", "config", "grid", "block",
+                  "dynamic_shared_memory", "requires", "args"});
+    KernelManifest k;
+    k.name = readName(field(v, path, "name"), join(path, "name"));
+    k.module = readName(field(v, path, "module"), join(path, "module"));
+    std::string loweringPath = join(path, "lowering");
+    k.lowering = readString(field(v, path, "lowering"), loweringPath);
+    if (k.lowering != "wmma" && k.lowering != "ptx")
+      fail(loweringPath,
+           "unknown lowering '" + k.lowering + "' (expected wmma or ptx)");
+    readChip(field(v, path, "chip"), join(path, "chip"), k);
+    readProblem(field(v, path, "problem"), join(path, "problem"), k);
+    k.gemm.a = readOperand(field(v, path, "a"), join(path, "a"));
+    k.gemm.b = readOperand(field(v, path, "b"), join(path, "b"));
+    k.gemm.c = readOperand(field(v, path, "c"), join(path, "c"));
+    if (k.gemm.c.layout != Layout::Row)
+      fail(join(path, "c.layout"), "C must be row-major (layout row)");
+    std::string accPath = join(path, "acc");
+    k.gemm.acc = readType(field(v, path, "acc"), accPath);
+    if (k.gemm.acc != ElementType::F32 && k.gemm.acc != ElementType::F16 &&
+        k.gemm.acc != ElementType::S32)
+      fail(accPath, std::string("accumulator type ") +
+                        elementTypeName(k.gemm.acc) +
+                        " is not one of f32, f16, s32");
+    readScalars(v, path, k);
+    std::string why;
+    if (!isSupportedCombination(k.gemm, &why))
+      fail(path, "unsupported type combination " + k.gemm.signature() + ": " +
+                     why,
+           ErrorKind::Unsupported);
+    readConfig(field(v, path, "config"), join(path, "config"), k);
+    readGrid(field(v, path, "grid"), join(path, "grid"), k);
+    std::string blockPath = join(path, "block");
+    k.block = readIntegers<3>(field(v, path, "block"), blockPath, 1);
+    int64_t threads = 1;
+    for (int64_t b : k.block)
+      threads = threads * b > 1024 ? 1025 : threads * b;
+    if (threads > 1024)
+      fail(blockPath, "a block of more than 1024 threads cannot launch");
+    k.dynamicSharedMemory =
+        readInteger(field(v, path, "dynamic_shared_memory"),
+                    join(path, "dynamic_shared_memory"), 0);
+    readRequirements(field(v, path, "requires"), join(path, "requires"), k);
+    readArgs(field(v, path, "args"), join(path, "args"), k);
+    return k;
+  }
+};
+
+Manifest ManifestReader::read(const JsonValue &root) {
+  if (!root.isObject())
+    fail("", std::string("expected a JSON object at the top, got ") +
+                 describe(root));
+  // The version decides how to read the rest, so it is checked first.
+  const JsonValue *version = root.find("version");
+  if (!version)
+    fail("", "missing field 'version'");
+  if (!version->isInteger())
+    fail("version", "expected an integer, got " + describe(*version));
+  if (version->getInteger() != kManifestVersion)
+    fail("version", "unsupported manifest version " + describe(*version) +
+                        "; this runtime reads version " +
+                        std::to_string(kManifestVersion));
+  expectObject(root, "", {"version", "kernels"});
+  const JsonValue &kernels = field(root, "", "kernels");
+  if (!kernels.isArray())
+    fail("kernels", "expected an array, got " + describe(kernels));
+  if (kernels.getArray().empty())
+    fail("kernels", "the manifest lists no kernels");
+  Manifest manifest;
+  for (size_t i = 0; i < kernels.getArray().size(); ++i) {
+    std::string path = index("kernels", i);
+    manifest.kernels.push_back(readKernel(kernels.getArray()[i], path));
+    for (size_t j = 0; j < i; ++j)
+      if (manifest.kernels[j].name == manifest.kernels[i].name)
+        fail(path + ".name", "kernel '" + manifest.kernels[i].name +
+                                 "' is already described by kernels[" +
+                                 std::to_string(j) + "]");
+  }
+  return manifest;
+}
+
+} // namespace
+
+Manifest parseManifest(std::string_view text, const std::string &fileName) {
+  JsonValue root;
+  try {
+    root = parseJson(text);
+  } catch (const JsonSyntaxError &e) {
+    fail(ErrorKind::Input, fileName + ":" + std::to_string(e.line()) + ":" +
+                               std::to_string(e.column()) +
+                               ": invalid JSON: " + e.what());
+  }
+  return ManifestReader(fileName).read(root);
+}
+
+Manifest readManifestFile(const std::string &path) {
+  std::string text, error;
+  if (!readFile(path, text, error))
+    fail(ErrorKind::Input, "cannot read manifest '" + path + "': " + error);
+  return parseManifest(text, path);
+}
+
+const KernelManifest &selectKernel(const Manifest &manifest,
+                                   const std::string &name,
+                                   const std::string &fileName) {
+  std::string names;
+  for (const KernelManifest &k : manifest.kernels)
+    names += (names.empty() ? "" : ", ") + k.name;
+  if (name.empty()) {
+    if (manifest.kernels.size() == 1)
+      return manifest.kernels.front();
+    fail(ErrorKind::Usage, fileName + " describes " +
+                               std::to_string(manifest.kernels.size()) +
+                               " kernels (" + names +
+                               "); choose one with --kernel NAME");
+  }
+  for (const KernelManifest &k : manifest.kernels)
+    if (k.name == name)
+      return k;
+  fail(ErrorKind::Input, fileName + " has no kernel '" + name +
+                             "'; it has: " + names);
+}
+
+} // namespace tgemm::runtime

@@ -1,0 +1,341 @@
+//===- Reference.cpp - Reference results and the timing anchor ------------===//
+
+#include "tgemm/runtime/Reference.h"
+
+#include "tgemm/runtime/Codecs.h"
+#include "tgemm/runtime/Driver.h"
+#include "tgemm/runtime/ReferenceKernels.h"
+
+#include <climits>
+
+namespace tgemm::runtime {
+
+namespace {
+
+void checkBlas(cublasStatus_t status, const std::string &what,
+               ErrorKind kind = ErrorKind::Device) {
+  if (status == CUBLAS_STATUS_SUCCESS)
+    return;
+  if (status == CUBLAS_STATUS_ALLOC_FAILED)
+    kind = ErrorKind::OutOfMemory;
+  fail(kind, what + ": " + cublasGetStatusName(status) + " (" +
+                 cublasGetStatusString(status) + ")");
+}
+
+cudaDataType toCudaType(ElementType type) {
+  switch (type) {
+  case ElementType::F16:
+    return CUDA_R_16F;
+  case ElementType::BF16:
+    return CUDA_R_16BF;
+  case ElementType::F32:
+  case ElementType::TF32:
+    return CUDA_R_32F;
+  case ElementType::S8:
+    return CUDA_R_8I;
+  case ElementType::U8:
+    return CUDA_R_8U;
+  case ElementType::S32:
+    return CUDA_R_32I;
+  case ElementType::E4M3:
+    return CUDA_R_8F_E4M3;
+  case ElementType::E5M2:
+    return CUDA_R_8F_E5M2;
+  case ElementType::S4:
+    return CUDA_R_4I;
+  }
+  return CUDA_R_32F;
+}
+
+cublasComputeType_t toComputeType(ElementType compute) {
+  switch (compute) {
+  case ElementType::F16:
+    return CUBLAS_COMPUTE_16F;
+  case ElementType::TF32:
+    return CUBLAS_COMPUTE_32F_FAST_TF32;
+  case ElementType::S32:
+    return CUBLAS_COMPUTE_32I;
+  default:
+    return CUBLAS_COMPUTE_32F;
+  }
+}
+
+int toInt(int64_t value, const char *what) {
+  if (value > INT_MAX)
+    fail(ErrorKind::Unsupported, std::string(what) + " = " +
+                                     std::to_string(value) +
+                                     " is too large for cuBLAS");
+  return static_cast<int>(value);
+}
+
+} // namespace
+
+BlasLibraries::~BlasLibraries() {
+  if (ltHandle)
+    cublasLtDestroy(ltHandle);
+  if (blasHandle)
+    cublasDestroy(blasHandle);
+}
+
+cublasHandle_t BlasLibraries::blas() {
+  if (!blasHandle) {
+    device.makeCurrent();
+    checkBlas(cublasCreate(&blasHandle), "cublasCreate");
+  }
+  return blasHandle;
+}
+
+cublasLtHandle_t BlasLibraries::lt() {
+  if (!ltHandle) {
+    device.makeCurrent();
+    checkBlas(cublasLtCreate(&ltHandle), "cublasLtCreate");
+  }
+  return ltHandle;
+}
+
+const DeviceBuffer &BlasLibraries::ltWorkspace() {
+  if (!workspace.address())
+    workspace = DeviceBuffer(device, 32u << 20, "the cuBLASLt workspace");
+  return workspace;
+}
+
+CUdeviceptr BlasLibraries::unitScale() {
+  if (!one.address()) {
+    one = DeviceBuffer(device, sizeof(float), "the fp8 scale");
+    float value = 1.0f;
+    one.upload(&value, sizeof(value));
+  }
+  return one.address();
+}
+
+LibraryGemm::LibraryGemm(BlasLibraries &libraries, const LibraryCall &call,
+                         const GemmShape &shape, CUdeviceptr a, CUdeviceptr b,
+                         CUdeviceptr out, double alphaValue, double betaValue)
+    : libraries(libraries), call(call),
+      gemm(toColumnMajor(shape, call.aLayout, call.bLayout)), a(a), b(b),
+      out(out) {
+  toInt(gemm.m, "N");
+  toInt(gemm.n, "M");
+  toInt(gemm.k, "K");
+  // The scalars have the compute type's scalar type (f32 for cuBLASLt).
+  switch (call.engine == ReferenceEngine::CublasLt ? ElementType::F32
+                                                   : call.computeType) {
+  case ElementType::S32:
+    alpha.s32 = static_cast<int32_t>(alphaValue);
+    beta.s32 = static_cast<int32_t>(betaValue);
+    break;
+  case ElementType::F16:
+    alpha.f16 = codecs::floatToHalf(static_cast<float>(alphaValue));
+    beta.f16 = codecs::floatToHalf(static_cast<float>(betaValue));
+    break;
+  default:
+    alpha.f32 = static_cast<float>(alphaValue);
+    beta.f32 = static_cast<float>(betaValue);
+    break;
+  }
+  if (call.engine == ReferenceEngine::CublasLt)
+    prepareLt();
+}
+
+void LibraryGemm::prepareLt() {
+  const Device &device = libraries.owner();
+  if (device.info().computeCapability < 89)
+    fail(ErrorKind::Unsupported,
+         "cuBLASLt computes fp8 only on sm_89 or newer; " +
+             device.info().describe() + " is not");
+  std::string what = "cuBLASLt " + call.describe() + " " + gemm.opName();
+  checkBlas(cublasLtMatmulDescCreate(&operation, CUBLAS_COMPUTE_32F,
+                                     CUDA_R_32F),
+            what);
+  cublasOperation_t transA = gemm.transA ? CUBLAS_OP_T : CUBLAS_OP_N;
+  cublasOperation_t transB = gemm.transB ? CUBLAS_OP_T : CUBLAS_OP_N;
+  checkBlas(cublasLtMatmulDescSetAttribute(operation,
+                                           CUBLASLT_MATMUL_DESC_TRANSA,
+                                           &transA, sizeof(transA)),
+            what);
+  checkBlas(cublasLtMatmulDescSetAttribute(operation,
+                                           CUBLASLT_MATMUL_DESC_TRANSB,
+                                           &transB, sizeof(transB)),
+            what);
+  if (isFloat8Type(call.aType)) {
+    const void *scale = reinterpret_cast<const void *>(libraries.unitScale());
+    checkBlas(cublasLtMatmulDescSetAttribute(
+                  operation, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale,
+                  sizeof(scale)),
+              what);
+    checkBlas(cublasLtMatmulDescSetAttribute(
+                  operation, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale,
+                  sizeof(scale)),
+              what);
+  }
+  // cuBLAS's A is the problem's B (see ReferencePlan.h).
+  checkBlas(cublasLtMatrixLayoutCreate(&layoutA, toCudaType(call.bType),
+                                       gemm.storedRowsA(), gemm.storedColsA(),
+                                       gemm.lda),
+            what);
+  checkBlas(cublasLtMatrixLayoutCreate(&layoutB, toCudaType(call.aType),
+                                       gemm.storedRowsB(), gemm.storedColsB(),
+                                       gemm.ldb),
+            what);
+  checkBlas(cublasLtMatrixLayoutCreate(&layoutC, toCudaType(call.outType),
+                                       gemm.m, gemm.n, gemm.ldc),
+            what);
+  cublasLtMatmulPreference_t preference = nullptr;
+  checkBlas(cublasLtMatmulPreferenceCreate(&preference), what);
+  uint64_t workspaceBytes = libraries.ltWorkspace().size();
+  cublasLtMatmulPreferenceSetAttribute(
+      preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
+      sizeof(workspaceBytes));
+  cublasLtMatmulHeuristicResult_t result = {};
+  int found = 0;
+  cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
+      libraries.lt(), operation, layoutA, layoutB, layoutC, layoutC,
+      preference, 1, &result, &found);
+  cublasLtMatmulPreferenceDestroy(preference);
+  if (status != CUBLAS_STATUS_SUCCESS || found == 0)
+    fail(ErrorKind::Unsupported,
+         what + ": cuBLASLt has no algorithm for it on " +
+             device.info().describe() +
+             (status != CUBLAS_STATUS_SUCCESS
+                  ? std::string(" (") + cublasGetStatusName(status) + ")"
+                  : std::string()));
+  algorithm = result.algo;
+}
+
+LibraryGemm::~LibraryGemm() {
+  if (layoutC)
+    cublasLtMatrixLayoutDestroy(layoutC);
+  if (layoutB)
+    cublasLtMatrixLayoutDestroy(layoutB);
+  if (layoutA)
+    cublasLtMatrixLayoutDestroy(layoutA);
+  if (operation)
+    cublasLtMatmulDescDestroy(operation);
+}
+
+void LibraryGemm::run(CUstream stream) {
+  std::string what;
+  if (call.engine == ReferenceEngine::CublasLt) {
+    const DeviceBuffer &workspace = libraries.ltWorkspace();
+    cublasStatus_t status = cublasLtMatmul(
+        libraries.lt(), operation, &alpha, reinterpret_cast<void *>(b),
+        layoutA, reinterpret_cast<void *>(a), layoutB, &beta,
+        reinterpret_cast<void *>(out), layoutC, reinterpret_cast<void *>(out),
+        layoutC, &algorithm, reinterpret_cast<void *>(workspace.address()),
+        workspace.size(), reinterpret_cast<cudaStream_t>(stream));
+    if (status != CUBLAS_STATUS_SUCCESS)
+      checkBlas(status, "cublasLtMatmul " + call.describe() + " " +
+                            gemm.opName());
+    return;
+  }
+  cublasHandle_t handle = libraries.blas();
+  checkBlas(cublasSetStream(handle, reinterpret_cast<cudaStream_t>(stream)),
+            "cublasSetStream");
+  cublasStatus_t status = cublasGemmEx(
+      handle, gemm.transA ? CUBLAS_OP_T : CUBLAS_OP_N,
+      gemm.transB ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(gemm.m),
+      static_cast<int>(gemm.n), static_cast<int>(gemm.k), &alpha,
+      reinterpret_cast<const void *>(b), toCudaType(call.bType),
+      toInt(gemm.lda, "lda"), reinterpret_cast<const void *>(a),
+      toCudaType(call.aType), toInt(gemm.ldb, "ldb"), &beta,
+      reinterpret_cast<void *>(out), toCudaType(call.outType),
+      toInt(gemm.ldc, "ldc"), toComputeType(call.computeType),
+      CUBLAS_GEMM_DEFAULT);
+  if (status != CUBLAS_STATUS_SUCCESS)
+    checkBlas(status, "cublasGemmEx " + call.describe() + " " + gemm.opName());
+}
+
+namespace {
+
+/// A copy of an operand in the layout cuBLAS's int8 and cuBLASLt's fp8
+/// kernels need (A row, B col), one byte per element; or the operand itself
+/// if it already is one.
+CUdeviceptr tnOperand(const Device &device, Operand operand,
+                      const OperandSpec &spec, const GemmShape &shape,
+                      CUdeviceptr source, DeviceBuffer &copy,
+                      const Stream &stream) {
+  Layout wanted = operand == Operand::A ? Layout::Row : Layout::Col;
+  bool widen = spec.type == ElementType::S4;
+  if (spec.layout == wanted && !widen)
+    return source;
+  MatrixShape stored = storedShape(operand, spec.layout, shape);
+  copy = DeviceBuffer(device, static_cast<size_t>(stored.elements()),
+                      std::string(operand == Operand::A ? "A" : "B") +
+                          " relaid out for the library");
+  launchRelayout(source, spec.type, stored, spec.layout != wanted,
+                 copy.address(), stream.get());
+  return copy.address();
+}
+
+size_t matrixBytes(ElementType type, const GemmShape &shape) {
+  return static_cast<size_t>(storageBytes(type, shape.m * shape.n));
+}
+
+} // namespace
+
+Reference::Reference(const Device &device, BlasLibraries &libraries,
+                     const GemmSpec &spec, const GemmShape &shape,
+                     CUdeviceptr a, CUdeviceptr b, const Stream &stream)
+    : spec(spec), shape(shape), a(a), b(b),
+      referencePlan(planReference(spec)) {
+  const ReferencePlan &plan = referencePlan;
+  bool libraryCheck = plan.checkEngine != ReferenceEngine::OwnKernel;
+  CUdeviceptr aLib = a, bLib = b;
+  if ((libraryCheck && plan.needsTNCopies) || !plan.anchorIsCheck) {
+    aLib = tnOperand(device, Operand::A, spec.a, shape, a, aCopy, stream);
+    bLib = tnOperand(device, Operand::B, spec.b, shape, b, bCopy, stream);
+    stream.synchronize("relaying out the operands for the library");
+  }
+  result = DeviceBuffer(device, matrixBytes(spec.c.type, shape),
+                        "the reference C");
+  if (libraryCheck) {
+    CUdeviceptr out = result.address();
+    if (!plan.check.writesC) {
+      scratch = DeviceBuffer(device, matrixBytes(plan.check.outType, shape),
+                             "the reference's A*B");
+      out = scratch.address();
+    }
+    checkGemm = std::make_unique<LibraryGemm>(
+        libraries, plan.check, shape, aLib, bLib, out,
+        plan.check.writesC ? spec.alpha : 1.0,
+        plan.check.writesC ? spec.beta : 0.0);
+  }
+  if (!plan.anchorIsCheck) {
+    anchorOut = DeviceBuffer(device, matrixBytes(plan.anchor.outType, shape),
+                             "the anchor's C");
+    anchorGemm = std::make_unique<LibraryGemm>(
+        libraries, plan.anchor, shape, aLib, bLib, anchorOut.address(), 1.0,
+        0.0);
+  }
+}
+
+Reference::~Reference() = default;
+
+const DeviceBuffer &Reference::compute(const DeviceBuffer &initialC,
+                                       const Stream &stream) {
+  result.copyFrom(initialC);
+  if (!checkGemm) {
+    launchReferenceGemm(spec, shape, a, b, result.address(), stream.get());
+  } else {
+    checkGemm->run(stream.get());
+    if (!referencePlan.check.writesC)
+      launchEpilogue(scratch.address(), referencePlan.check.outType,
+                     result.address(), spec.c.type, shape.m * shape.n,
+                     spec.alpha, spec.beta, stream.get());
+  }
+  stream.synchronize("computing the reference (" + checkName() + ")");
+  return result;
+}
+
+void Reference::runAnchor(CUstream stream) {
+  if (anchorGemm)
+    anchorGemm->run(stream);
+  else
+    checkGemm->run(stream);
+}
+
+std::string Reference::anchorLayout() const {
+  return anchorGemm ? anchorGemm->layoutName() : checkGemm->layoutName();
+}
+
+} // namespace tgemm::runtime

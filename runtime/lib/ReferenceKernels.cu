@@ -1,0 +1,263 @@
+//===- ReferenceKernels.cu - tgemm's own CUDA reference kernels -----------===//
+//
+// Written for obviousness, not speed: a 16x16 shared-memory tiled GEMM that
+// decodes every operand element with the same codecs the host uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tgemm/runtime/ReferenceKernels.h"
+
+#include "tgemm/runtime/Codecs.h"
+#include "tgemm/runtime/Error.h"
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <type_traits>
+
+namespace tgemm::runtime {
+
+namespace {
+
+constexpr int kTile = 16;
+
+struct DeviceGemm {
+  const uint8_t *a;
+  const uint8_t *b;
+  uint8_t *c;
+  ElementType aType, bType, cType;
+  bool aRowMajor, bRowMajor;
+  int64_t m, n, k;
+  double alpha, beta;
+};
+
+/// Element `index` of a stored operand as a float (exact for every operand
+/// type but TF32 operands, which are rounded to what the tensor core sees).
+__device__ float decodeFloat(ElementType type, const uint8_t *base,
+                             int64_t index) {
+  using namespace codecs;
+  switch (type) {
+  case ElementType::F16:
+    return halfToFloat(reinterpret_cast<const uint16_t *>(base)[index]);
+  case ElementType::BF16:
+    return bfloat16ToFloat(reinterpret_cast<const uint16_t *>(base)[index]);
+  case ElementType::F32:
+  case ElementType::TF32:
+    return roundToTf32(reinterpret_cast<const float *>(base)[index]);
+  case ElementType::E4M3:
+    return e4m3ToFloat(base[index]);
+  case ElementType::E5M2:
+    return e5m2ToFloat(base[index]);
+  default:
+    return 0.0f;
+  }
+}
+
+__device__ int32_t decodeInt(ElementType type, const uint8_t *base,
+                             int64_t index) {
+  switch (type) {
+  case ElementType::S8:
+    return static_cast<int8_t>(base[index]);
+  case ElementType::U8:
+    return base[index];
+  case ElementType::S4:
+    return codecs::getS4(base, index);
+  case ElementType::S32:
+    return reinterpret_cast<const int32_t *>(base)[index];
+  default:
+    return 0;
+  }
+}
+
+__device__ float loadFloatC(ElementType type, const uint8_t *c, int64_t i) {
+  using namespace codecs;
+  switch (type) {
+  case ElementType::F16:
+    return halfToFloat(reinterpret_cast<const uint16_t *>(c)[i]);
+  case ElementType::BF16:
+    return bfloat16ToFloat(reinterpret_cast<const uint16_t *>(c)[i]);
+  default:
+    return reinterpret_cast<const float *>(c)[i];
+  }
+}
+
+__device__ void storeFloatC(ElementType type, uint8_t *c, int64_t i,
+                            float v) {
+  using namespace codecs;
+  switch (type) {
+  case ElementType::F16:
+    reinterpret_cast<uint16_t *>(c)[i] = floatToHalf(v);
+    break;
+  case ElementType::BF16:
+    reinterpret_cast<uint16_t *>(c)[i] = floatToBFloat16(v);
+    break;
+  default:
+    reinterpret_cast<float *>(c)[i] = v;
+    break;
+  }
+}
+
+template <typename Acc>
+__device__ Acc decode(ElementType type, const uint8_t *base, int64_t index);
+template <>
+__device__ float decode<float>(ElementType type, const uint8_t *base,
+                               int64_t index) {
+  return decodeFloat(type, base, index);
+}
+template <>
+__device__ int32_t decode<int32_t>(ElementType type, const uint8_t *base,
+                                   int64_t index) {
+  return decodeInt(type, base, index);
+}
+
+template <typename Acc>
+__global__ void referenceGemmKernel(DeviceGemm g) {
+  __shared__ Acc aTile[kTile][kTile + 1];
+  __shared__ Acc bTile[kTile][kTile + 1];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int64_t row = static_cast<int64_t>(blockIdx.y) * kTile + ty;
+  int64_t col = static_cast<int64_t>(blockIdx.x) * kTile + tx;
+  Acc sum = 0;
+  for (int64_t k0 = 0; k0 < g.k; k0 += kTile) {
+    int64_t ak = k0 + tx, bk = k0 + ty;
+    Acc av = 0, bv = 0;
+    if (row < g.m && ak < g.k)
+      av = decode<Acc>(g.aType, g.a,
+                       g.aRowMajor ? row * g.k + ak : ak * g.m + row);
+    if (col < g.n && bk < g.k)
+      bv = decode<Acc>(g.bType, g.b,
+                       g.bRowMajor ? bk * g.n + col : col * g.k + bk);
+    aTile[ty][tx] = av;
+    bTile[ty][tx] = bv;
+    __syncthreads();
+    for (int l = 0; l < kTile; ++l)
+      sum += aTile[ty][l] * bTile[l][tx];
+    __syncthreads();
+  }
+  if (row >= g.m || col >= g.n)
+    return;
+  int64_t index = row * g.n + col;
+  if constexpr (std::is_integral_v<Acc>) {
+    // s32: wraps like the hardware's 32-bit epilogue.
+    int64_t out = static_cast<int64_t>(g.alpha) * sum;
+    if (g.beta != 0)
+      out += static_cast<int64_t>(g.beta) *
+             reinterpret_cast<const int32_t *>(g.c)[index];
+    reinterpret_cast<int32_t *>(g.c)[index] =
+        static_cast<int32_t>(static_cast<uint32_t>(out));
+  } else {
+    float out = static_cast<float>(g.alpha) * sum;
+    if (g.beta != 0)
+      out += static_cast<float>(g.beta) * loadFloatC(g.cType, g.c, index);
+    storeFloatC(g.cType, g.c, index, out);
+  }
+}
+
+__global__ void epilogueKernel(const uint8_t *d, ElementType dType,
+                               uint8_t *c, ElementType cType, int64_t count,
+                               double alpha, double beta) {
+  int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count)
+    return;
+  if (dType == ElementType::S32) {
+    int64_t out = static_cast<int64_t>(alpha) *
+                  reinterpret_cast<const int32_t *>(d)[i];
+    if (beta != 0)
+      out += static_cast<int64_t>(beta) *
+             reinterpret_cast<const int32_t *>(c)[i];
+    reinterpret_cast<int32_t *>(c)[i] =
+        static_cast<int32_t>(static_cast<uint32_t>(out));
+    return;
+  }
+  float out = static_cast<float>(alpha) * loadFloatC(dType, d, i);
+  if (beta != 0)
+    out += static_cast<float>(beta) * loadFloatC(cType, c, i);
+  storeFloatC(cType, c, i, out);
+}
+
+__global__ void relayoutKernel(const uint8_t *src, bool widenS4,
+                               int64_t rows, int64_t cols, bool transpose,
+                               uint8_t *dst) {
+  int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (c >= cols)
+    return;
+  for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+    int64_t from = r * cols + c;
+    uint8_t value = widenS4 ? static_cast<uint8_t>(static_cast<int8_t>(
+                                  codecs::getS4(src, from)))
+                            : src[from];
+    dst[transpose ? c * rows + r : from] = value;
+  }
+}
+
+void checkLaunch(const char *what) {
+  cudaError_t error = cudaGetLastError();
+  if (error != cudaSuccess)
+    fail(ErrorKind::Device, std::string("launching ") + what + ": " +
+                                cudaGetErrorName(error) + " (" +
+                                cudaGetErrorString(error) + ")");
+}
+
+cudaStream_t toRuntime(CUstream stream) {
+  return reinterpret_cast<cudaStream_t>(stream);
+}
+
+unsigned blocksFor(int64_t count, int threads) {
+  return static_cast<unsigned>((count + threads - 1) / threads);
+}
+
+} // namespace
+
+void launchReferenceGemm(const GemmSpec &spec, const GemmShape &shape,
+                         CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
+                         CUstream stream) {
+  DeviceGemm g;
+  g.a = reinterpret_cast<const uint8_t *>(a);
+  g.b = reinterpret_cast<const uint8_t *>(b);
+  g.c = reinterpret_cast<uint8_t *>(c);
+  g.aType = spec.a.type;
+  g.bType = spec.b.type;
+  g.cType = spec.c.type;
+  g.aRowMajor = spec.a.layout == Layout::Row;
+  g.bRowMajor = spec.b.layout == Layout::Row;
+  g.m = shape.m;
+  g.n = shape.n;
+  g.k = shape.k;
+  g.alpha = spec.alpha;
+  g.beta = spec.beta;
+  if (blocksFor(shape.m, kTile) > 65535)
+    fail(ErrorKind::Unsupported, "the reference kernel handles M up to " +
+                                     std::to_string(65535 * kTile));
+  dim3 block(kTile, kTile);
+  dim3 grid(blocksFor(shape.n, kTile), blocksFor(shape.m, kTile));
+  if (spec.isInteger())
+    referenceGemmKernel<int32_t><<<grid, block, 0, toRuntime(stream)>>>(g);
+  else
+    referenceGemmKernel<float><<<grid, block, 0, toRuntime(stream)>>>(g);
+  checkLaunch("the reference GEMM kernel");
+}
+
+void launchEpilogue(CUdeviceptr d, ElementType dType, CUdeviceptr c,
+                    ElementType cType, int64_t count, double alpha,
+                    double beta, CUstream stream) {
+  if (count == 0)
+    return;
+  epilogueKernel<<<blocksFor(count, 256), 256, 0, toRuntime(stream)>>>(
+      reinterpret_cast<const uint8_t *>(d), dType,
+      reinterpret_cast<uint8_t *>(c), cType, count, alpha, beta);
+  checkLaunch("the reference epilogue kernel");
+}
+
+void launchRelayout(CUdeviceptr src, ElementType srcType, MatrixShape stored,
+                    bool transpose, CUdeviceptr dst, CUstream stream) {
+  if (stored.elements() == 0)
+    return;
+  dim3 grid(blocksFor(stored.cols, 256),
+            static_cast<unsigned>(stored.rows < 65535 ? stored.rows : 65535));
+  relayoutKernel<<<grid, 256, 0, toRuntime(stream)>>>(
+      reinterpret_cast<const uint8_t *>(src), srcType == ElementType::S4,
+      stored.rows, stored.cols, transpose, reinterpret_cast<uint8_t *>(dst));
+  checkLaunch("the relayout kernel");
+}
+
+} // namespace tgemm::runtime

@@ -1,0 +1,233 @@
+//===- SelfTest.cpp - Checking the references themselves on a GPU ---------===//
+
+#include "tgemm/runtime/SelfTest.h"
+
+#include "tgemm/runtime/Compare.h"
+#include "tgemm/runtime/CpuGemm.h"
+#include "tgemm/runtime/Error.h"
+#include "tgemm/runtime/Inputs.h"
+#include "tgemm/runtime/Reference.h"
+#include "tgemm/runtime/ReferenceKernels.h"
+
+#include <cstdio>
+#include <vector>
+
+namespace tgemm::runtime {
+
+namespace {
+
+/// Every (A, B, acc, C) tgemm compiles.
+std::vector<GemmSpec> allSignatures() {
+  using ET = ElementType;
+  struct Row {
+    ET a, b, acc, c;
+  };
+  static const Row rows[] = {
+      {ET::F16, ET::F16, ET::F32, ET::F32},
+      {ET::F16, ET::F16, ET::F32, ET::F16},
+      {ET::F16, ET::F16, ET::F32, ET::BF16},
+      {ET::F16, ET::F16, ET::F16, ET::F16},
+      {ET::F16, ET::F16, ET::F16, ET::F32},
+      {ET::BF16, ET::BF16, ET::F32, ET::F32},
+      {ET::BF16, ET::BF16, ET::F32, ET::F16},
+      {ET::BF16, ET::BF16, ET::F32, ET::BF16},
+      {ET::TF32, ET::TF32, ET::F32, ET::F32},
+      {ET::TF32, ET::TF32, ET::F32, ET::F16},
+      {ET::TF32, ET::TF32, ET::F32, ET::BF16},
+      {ET::S8, ET::S8, ET::S32, ET::S32},
+      {ET::U8, ET::U8, ET::S32, ET::S32},
+      {ET::S4, ET::S4, ET::S32, ET::S32},
+      {ET::E4M3, ET::E4M3, ET::F32, ET::F32},
+      {ET::E4M3, ET::E4M3, ET::F32, ET::F16},
+      {ET::E4M3, ET::E4M3, ET::F32, ET::BF16},
+      {ET::E4M3, ET::E5M2, ET::F32, ET::F32},
+      {ET::E5M2, ET::E4M3, ET::F32, ET::BF16},
+      {ET::E5M2, ET::E5M2, ET::F32, ET::F32},
+  };
+  std::vector<GemmSpec> specs;
+  for (const Row &row : rows) {
+    GemmSpec spec;
+    spec.a.type = row.a;
+    spec.b.type = row.b;
+    spec.acc = row.acc;
+    spec.c.type = row.c;
+    specs.push_back(spec);
+  }
+  return specs;
+}
+
+class SelfTest {
+public:
+  SelfTest(const Device &device, std::ostream &out)
+      : device(device), out(out), libraries(device) {}
+
+  int run();
+
+private:
+  const Device &device;
+  std::ostream &out;
+  BlasLibraries libraries;
+  int cases = 0, failures = 0;
+
+  void report(bool ok, const std::string &what, const std::string &detail) {
+    ++cases;
+    failures += ok ? 0 : 1;
+    out << (ok ? "ok    " : "FAIL  ") << what << ": " << detail << "\n";
+    out.flush();
+  }
+
+  static std::string describe(const GemmSpec &spec, const GemmShape &shape) {
+    char scalars[64];
+    std::snprintf(scalars, sizeof(scalars), " alpha=%g beta=%g", spec.alpha,
+                  spec.beta);
+    return spec.signature() + " " + layoutName(spec.a.layout) + "," +
+           layoutName(spec.b.layout) + scalars + " " + shape.str();
+  }
+
+  static std::string verdict(const CompareResult &r) {
+    if (!r.passed)
+      return r.describeFailure();
+    char text[64];
+    std::snprintf(text, sizeof(text), "rel %.2e, max %.2e", r.relativeError,
+                  r.maxError);
+    return text;
+  }
+
+  void runCase(const GemmSpec &spec, const GemmShape &shape, bool library);
+  void checkWrongTileIsCaught();
+};
+
+void SelfTest::runCase(const GemmSpec &spec, const GemmShape &shape,
+                       bool library) {
+  std::string what = describe(spec, shape);
+  MatrixShape aShape = storedShape(Operand::A, spec.a.layout, shape);
+  MatrixShape bShape = storedShape(Operand::B, spec.b.layout, shape);
+  int64_t cElements = shape.m * shape.n;
+  std::vector<uint8_t> aHost =
+      makeRandomMatrix(spec.a.type, aShape.elements(), 7, DataStream::A);
+  std::vector<uint8_t> bHost =
+      makeRandomMatrix(spec.b.type, bShape.elements(), 7, DataStream::B);
+  std::vector<uint8_t> cInitial =
+      makeRandomMatrix(spec.c.type, cElements, 7, DataStream::C);
+  std::vector<uint8_t> expected = cInitial;
+  cpuGemm(spec, shape, aHost.data(), bHost.data(), expected.data());
+  Tolerance tolerance = toleranceFor(spec, shape.k);
+
+  Stream stream;
+  DeviceBuffer a(device, aHost.size(), "A");
+  DeviceBuffer b(device, bHost.size(), "B");
+  DeviceBuffer c0(device, cInitial.size(), "C0");
+  DeviceBuffer c(device, cInitial.size(), "C");
+  a.upload(aHost.data(), aHost.size());
+  b.upload(bHost.data(), bHost.size());
+  c0.upload(cInitial.data(), cInitial.size());
+  std::vector<uint8_t> got(cInitial.size());
+
+  try {
+    c.copyFrom(c0);
+    launchReferenceGemm(spec, shape, a.address(), b.address(), c.address(),
+                        stream.get());
+    stream.synchronize("the reference kernel");
+    c.download(got.data(), got.size());
+    CompareResult r = compareMatrices(spec.c.type, got.data(),
+                                      expected.data(), shape.m, shape.n,
+                                      tolerance);
+    report(r.passed, what, "tgemm reference kernel vs CPU: " + verdict(r));
+  } catch (const Error &e) {
+    report(false, what, std::string("tgemm reference kernel: ") + e.what());
+  }
+  if (!library)
+    return;
+
+  try {
+    Reference reference(device, libraries, spec, shape, a.address(),
+                        b.address(), stream);
+    if (reference.plan().checkEngine != ReferenceEngine::OwnKernel) {
+      const DeviceBuffer &result = reference.compute(c0, stream);
+      result.download(got.data(), got.size());
+      CompareResult r = compareMatrices(spec.c.type, got.data(),
+                                        expected.data(), shape.m, shape.n,
+                                        tolerance);
+      report(r.passed, what,
+             reference.checkName() + " vs CPU: " + verdict(r));
+    }
+    reference.runAnchor(stream.get());
+    stream.synchronize("the anchor");
+    report(true, what,
+           "anchor " + reference.anchorName() + " " + reference.anchorLayout() +
+               " runs");
+  } catch (const Error &e) {
+    report(false, what, std::string("library reference: ") + e.what());
+  }
+}
+
+void SelfTest::checkWrongTileIsCaught() {
+  GemmSpec spec;
+  spec.a.type = spec.b.type = ElementType::F16;
+  spec.acc = spec.c.type = ElementType::F32;
+  GemmShape shape{256, 256, 512};
+  std::vector<uint8_t> a = makeRandomMatrix(ElementType::F16, 256 * 512, 3,
+                                            DataStream::A);
+  std::vector<uint8_t> b = makeRandomMatrix(ElementType::F16, 512 * 256, 3,
+                                            DataStream::B);
+  std::vector<uint8_t> c(256 * 256 * 4);
+  cpuGemm(spec, shape, a.data(), b.data(), c.data());
+  std::vector<uint8_t> wrong = c;
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 16; ++j)
+      storeElement(ElementType::F32, wrong.data(), (32 + i) * 256 + 48 + j,
+                   0.0);
+  CompareResult r = compareMatrices(ElementType::F32, wrong.data(), c.data(),
+                                    256, 256, toleranceFor(spec, shape.k));
+  report(!r.passed, "checker", r.passed ? "a zeroed 16x16 tile passed"
+                                        : "a zeroed 16x16 tile is caught: " +
+                                              r.describeFailure());
+}
+
+int SelfTest::run() {
+  out << "self-test on " << device.info().describe() << "\n";
+  bool fp8Library = device.info().computeCapability >= 89;
+  GemmShape small{96, 64, 160};
+  for (GemmSpec spec : allSignatures()) {
+    bool library = !isFloat8Type(spec.a.type) || fp8Library;
+    for (Layout la : {Layout::Row, Layout::Col}) {
+      for (Layout lb : {Layout::Row, Layout::Col}) {
+        spec.a.layout = la;
+        spec.b.layout = lb;
+        spec.alpha = 1;
+        spec.beta = 0;
+        runCase(spec, small, library);
+      }
+    }
+    // An epilogue that reads C, in the layouts tgemm uses most.
+    spec.a.layout = Layout::Row;
+    spec.b.layout = Layout::Col;
+    spec.alpha = spec.isInteger() ? 2 : 1.5;
+    spec.beta = spec.isInteger() ? -3 : 0.5;
+    runCase(spec, small, library);
+    if (!library)
+      out << "skip  " << spec.signature()
+          << ": cuBLASLt fp8 needs sm_89 or newer\n";
+  }
+  // Sizes that take the reference kernel through many tiles.
+  for (ElementType t : {ElementType::S4, ElementType::U8, ElementType::E5M2}) {
+    GemmSpec spec;
+    spec.a.type = spec.b.type = t;
+    spec.acc = spec.c.type = isIntegerType(t) ? ElementType::S32
+                                              : ElementType::F32;
+    spec.a.layout = Layout::Row;
+    spec.b.layout = Layout::Col;
+    runCase(spec, GemmShape{256, 192, 1024}, false);
+  }
+  checkWrongTileIsCaught();
+  out << "self-test: " << cases << " checks, " << failures << " failed\n";
+  return failures;
+}
+
+} // namespace
+
+int runSelfTest(const Device &device, std::ostream &out) {
+  return SelfTest(device, out).run();
+}
+
+} // namespace tgemm::runtime

@@ -1,0 +1,199 @@
+//===- CompareTest.cpp - Tolerances: correct results pass, wrong ones fail -===//
+//
+// Simulates on the CPU what a kernel and a library do differently (summation
+// order, f16 accumulation, output rounding) and checks that the tolerance
+// accepts every such pair, yet rejects one wrong 16x16 tile, one element
+// left as NaN poison, and a tile that skipped one k-block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include "tgemm/runtime/Codecs.h"
+#include "tgemm/runtime/Compare.h"
+#include "tgemm/runtime/CpuGemm.h"
+#include "tgemm/runtime/Inputs.h"
+
+#include <cmath>
+#include <functional>
+#include <vector>
+
+using namespace tgemm::runtime;
+
+namespace {
+
+GemmSpec makeSpec(ElementType in, ElementType acc, ElementType out) {
+  GemmSpec spec;
+  spec.a = {in, Layout::Row};
+  spec.b = {in, Layout::Col};
+  spec.acc = acc;
+  spec.c = {out, Layout::Row};
+  return spec;
+}
+
+struct Problem {
+  GemmSpec spec;
+  GemmShape shape;
+  std::vector<uint8_t> a, b;
+};
+
+Problem makeProblem(const GemmSpec &spec, GemmShape shape) {
+  Problem p{spec, shape, {}, {}};
+  p.a = makeRandomMatrix(spec.a.type, shape.m * shape.k, 5, DataStream::A);
+  p.b = makeRandomMatrix(spec.b.type, shape.n * shape.k, 5, DataStream::B);
+  return p;
+}
+
+/// C as a tensor-core kernel would compute it: f32 (or f16) partial sums
+/// over k-blocks of `block`, added in the order `order` gives; `skipBlock`
+/// drops one k-block of element `skipIndex` (a pipelining bug).
+std::vector<uint8_t> simulate(const Problem &p, int block, bool reverse,
+                              int64_t skipIndex = -1) {
+  const GemmSpec &s = p.spec;
+  const GemmShape &g = p.shape;
+  bool halfAcc = s.acc == ElementType::F16;
+  std::vector<uint8_t> c(storageBytes(s.c.type, g.m * g.n));
+  int64_t blocks = g.k / block;
+  for (int64_t i = 0; i < g.m; ++i) {
+    for (int64_t j = 0; j < g.n; ++j) {
+      float acc = 0;
+      for (int64_t t = 0; t < blocks; ++t) {
+        int64_t kb = reverse ? blocks - 1 - t : t;
+        if (i * g.n + j == skipIndex && kb == blocks / 2)
+          continue;
+        float partial = 0;
+        for (int64_t l = kb * block; l < (kb + 1) * block; ++l)
+          partial += static_cast<float>(loadA(s, g, p.a.data(), i, l) *
+                                        loadB(s, g, p.b.data(), l, j));
+        acc += partial;
+        if (halfAcc)
+          acc = codecs::halfToFloat(codecs::floatToHalf(acc));
+      }
+      storeElement(s.c.type, c.data(), i * g.n + j, acc);
+    }
+  }
+  return c;
+}
+
+CompareResult compare(const Problem &p, const std::vector<uint8_t> &got,
+                      const std::vector<uint8_t> &expected) {
+  return compareMatrices(p.spec.c.type, got.data(), expected.data(),
+                         p.shape.m, p.shape.n,
+                         toleranceFor(p.spec, p.shape.k));
+}
+
+const GemmSpec kFloatSpecs[] = {
+    makeSpec(ElementType::F16, ElementType::F32, ElementType::F32),
+    makeSpec(ElementType::F16, ElementType::F32, ElementType::BF16),
+    makeSpec(ElementType::F16, ElementType::F16, ElementType::F16),
+    makeSpec(ElementType::BF16, ElementType::F32, ElementType::F16),
+    makeSpec(ElementType::TF32, ElementType::F32, ElementType::F32),
+    makeSpec(ElementType::E4M3, ElementType::F32, ElementType::BF16),
+};
+
+} // namespace
+
+TEST(compareToleranceFormula) {
+  GemmSpec f32 = makeSpec(ElementType::F16, ElementType::F32, ElementType::F32);
+  Tolerance t = toleranceFor(f32, 4096);
+  EXPECT_TRUE(!t.exact);
+  EXPECT_TRUE(std::fabs(t.frobenius - 2e-4) < 1e-9); // 1e-4 * sqrt(4)
+  EXPECT_TRUE(std::fabs(t.element - 1.6e-3) < 1e-9);  // 8 * 2e-4
+  GemmSpec half = makeSpec(ElementType::F16, ElementType::F16, ElementType::F16);
+  EXPECT_TRUE(toleranceFor(half, 8192).frobenius < 0.06);
+  EXPECT_TRUE(toleranceFor(
+                  makeSpec(ElementType::S8, ElementType::S32, ElementType::S32),
+                  4096)
+                  .exact);
+}
+
+TEST(compareAcceptsCorrectResults) {
+  for (const GemmSpec &spec : kFloatSpecs) {
+    Problem p = makeProblem(spec, GemmShape{64, 64, 2048});
+    // Two correct implementations: different blockings and orders.
+    std::vector<uint8_t> kernel = simulate(p, 32, false);
+    std::vector<uint8_t> library = simulate(p, 64, true);
+    CompareResult r = compare(p, kernel, library);
+    EXPECT_TRUE(r.passed);
+    if (!r.passed)
+      tgemm::test::recordFailure(__FILE__, __LINE__,
+                                 spec.signature() + ": " +
+                                     r.describeFailure());
+    // And against the exact (double) result.
+    std::vector<uint8_t> exact(kernel.size());
+    cpuGemm(spec, p.shape, p.a.data(), p.b.data(), exact.data());
+    EXPECT_TRUE(compare(p, kernel, exact).passed);
+  }
+}
+
+TEST(compareRejectsWrongTile) {
+  for (const GemmSpec &spec : kFloatSpecs) {
+    Problem p = makeProblem(spec, GemmShape{256, 256, 1024});
+    std::vector<uint8_t> ref(storageBytes(spec.c.type, 256 * 256));
+    cpuGemm(spec, p.shape, p.a.data(), p.b.data(), ref.data());
+    auto withTile = [&](const std::function<double(int64_t, int64_t)> &f) {
+      std::vector<uint8_t> wrong = ref;
+      for (int64_t i = 64; i < 80; ++i)
+        for (int64_t j = 128; j < 144; ++j)
+          storeElement(spec.c.type, wrong.data(), i * 256 + j, f(i, j));
+      return wrong;
+    };
+    // One tile zeroed, one tile copied from its neighbour (an indexing bug).
+    CompareResult zeroed = compare(p, withTile([](int64_t, int64_t) {
+      return 0.0;
+    }), ref);
+    CompareResult shifted = compare(
+        p, withTile([&](int64_t i, int64_t j) {
+          return loadElement(spec.c.type, ref.data(), i * 256 + j + 16);
+        }),
+        ref);
+    EXPECT_TRUE(!zeroed.passed);
+    EXPECT_TRUE(!shifted.passed);
+    EXPECT_EQ(zeroed.firstMismatch / 256, 64);
+    EXPECT_TRUE(zeroed.describeFailure().find("C[64][") == 0);
+  }
+}
+
+TEST(compareRejectsMissingKBlock) {
+  GemmSpec spec = makeSpec(ElementType::F16, ElementType::F32, ElementType::F32);
+  Problem p = makeProblem(spec, GemmShape{32, 32, 1024});
+  std::vector<uint8_t> good = simulate(p, 32, false);
+  std::vector<uint8_t> bad = simulate(p, 32, false, 5 * 32 + 7);
+  CompareResult r = compare(p, bad, good);
+  EXPECT_TRUE(!r.passed);
+  EXPECT_EQ(r.firstMismatch, 5 * 32 + 7);
+  EXPECT_EQ(r.mismatches, 1);
+}
+
+TEST(compareRejectsPoison) {
+  GemmSpec spec = makeSpec(ElementType::F16, ElementType::F32, ElementType::F16);
+  Problem p = makeProblem(spec, GemmShape{32, 32, 64});
+  std::vector<uint8_t> ref(32 * 32 * 2);
+  cpuGemm(spec, p.shape, p.a.data(), p.b.data(), ref.data());
+  std::vector<uint8_t> got = ref;
+  got[2 * (3 * 32 + 17)] = 0xff; // NaN, as left by the poison
+  got[2 * (3 * 32 + 17) + 1] = 0xff;
+  CompareResult r = compare(p, got, ref);
+  EXPECT_TRUE(!r.passed);
+  EXPECT_TRUE(r.describeFailure().find("C[3][17] = nan, expected") == 0);
+  EXPECT_TRUE(std::isinf(r.relativeError));
+}
+
+TEST(compareIntegersExactly) {
+  GemmSpec spec = makeSpec(ElementType::S8, ElementType::S32, ElementType::S32);
+  Problem p = makeProblem(spec, GemmShape{16, 16, 64});
+  std::vector<uint8_t> ref(16 * 16 * 4);
+  cpuGemm(spec, p.shape, p.a.data(), p.b.data(), ref.data());
+  EXPECT_TRUE(compare(p, ref, ref).passed);
+  std::vector<uint8_t> got = ref;
+  int64_t index = 1 * 16 + 2;
+  storeElement(ElementType::S32, got.data(), index,
+               loadElement(ElementType::S32, ref.data(), index) + 1);
+  CompareResult r = compare(p, got, ref);
+  EXPECT_TRUE(!r.passed);
+  EXPECT_EQ(r.maxError, 1.0);
+  EXPECT_TRUE(r.describeFailure().find("C[1][2] = ") == 0);
+  EXPECT_TRUE(r.describeFailure().find("(the first of 1 mismatching "
+                                       "elements of 256)") !=
+              std::string::npos);
+}

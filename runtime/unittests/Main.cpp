@@ -1,0 +1,120 @@
+//===- Main.cpp - Runs the runtime's unit tests ---------------------------===//
+//
+// tgemm-runtime-tests [SUBSTRING]: runs every test (or those whose name
+// contains SUBSTRING), prints one line per failure and a summary, and exits
+// non-zero if any test failed. Needs no GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace tgemm::test {
+
+namespace {
+int failures = 0;
+const char *currentTest = "";
+} // namespace
+
+std::vector<TestCase> &registry() {
+  static std::vector<TestCase> tests;
+  return tests;
+}
+
+void recordFailure(const char *file, int line, const std::string &message) {
+  ++failures;
+  std::cout << "FAIL " << currentTest << " (" << file << ":" << line
+            << "): " << message << "\n";
+}
+
+std::string exampleManifest() {
+  return R"({
+  "version": 1,
+  "kernels": [
+    {
+      "name": "gemm_f16_f32_kernel",
+      "module": "gemm_f16_f32_module",
+      "lowering": "wmma",
+      "chip": "sm_90",
+      "problem": {"m": 4096, "n": 4096, "k": 4096},
+      "a": {"type": "f16", "layout": "row"},
+      "b": {"type": "f16", "layout": "col"},
+      "c": {"type": "f32", "layout": "row"},
+      "acc": "f32",
+      "alpha": 1.0,
+      "beta": 0.0,
+      "config": {"block": [128, 128, 32], "warps": [2, 2], "stages": 3},
+      "grid": [{"dim": "n", "tile": 128}, {"dim": "m", "tile": 128}, {"value": 1}],
+      "block": [128, 1, 1],
+      "dynamic_shared_memory": 61440,
+      "requires": [{"dim": "m", "multiple_of": 128},
+                   {"dim": "n", "multiple_of": 128},
+                   {"dim": "k", "multiple_of": 32}],
+      "args": [
+        {"name": "a", "kind": "memref", "type": "f16", "rank": 2},
+        {"name": "b", "kind": "memref", "type": "f16", "rank": 2},
+        {"name": "c", "kind": "memref", "type": "f32", "rank": 2}
+      ]
+    }
+  ]
+}
+)";
+}
+
+std::string replaceOnce(const std::string &text, const std::string &from,
+                        const std::string &to, const char *file, int line) {
+  size_t at = text.find(from);
+  if (at == std::string::npos) {
+    recordFailure(file, line, "the text has no '" + from + "' to replace");
+    return text;
+  }
+  return text.substr(0, at) + to + text.substr(at + from.size());
+}
+
+std::string writeTempFile(const std::string &name,
+                          const std::string &contents) {
+  static int counter = 0;
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("tgemm-runtime-tests-" +
+                               std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::path path =
+      dir / (std::to_string(counter++) + "-" + name);
+  std::ofstream(path, std::ios::binary) << contents;
+  return path.string();
+}
+
+} // namespace tgemm::test
+
+int main(int argc, char **argv) {
+  using namespace tgemm::test;
+  std::string filter = argc > 1 ? argv[1] : "";
+  int run = 0;
+  for (const TestCase &test : registry()) {
+    if (std::string(test.name).find(filter) == std::string::npos)
+      continue;
+    currentTest = test.name;
+    int before = failures;
+    try {
+      test.body();
+    } catch (const std::exception &e) {
+      recordFailure(__FILE__, __LINE__,
+                    std::string("unexpected exception: ") + e.what());
+    }
+    ++run;
+    if (failures == before)
+      std::cout << "ok   " << test.name << "\n";
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(std::filesystem::temp_directory_path() /
+                                  ("tgemm-runtime-tests-" +
+                                   std::to_string(getpid())),
+                              ignored);
+  std::cout << run << " tests, " << failures << " failures\n";
+  return failures == 0 && run > 0 ? 0 : 1;
+}

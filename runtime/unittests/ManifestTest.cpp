@@ -1,0 +1,348 @@
+//===- ManifestTest.cpp - Reading and validating manifests ----------------===//
+
+#include "TestSupport.h"
+
+#include "tgemm/runtime/Manifest.h"
+
+using namespace tgemm::runtime;
+using tgemm::test::exampleManifest;
+
+namespace {
+Manifest parse(const std::string &text) {
+  return parseManifest(text, "manifest.json");
+}
+} // namespace
+
+TEST(manifestExampleParses) {
+  Manifest m = parse(exampleManifest());
+  EXPECT_EQ(m.version, 1);
+  EXPECT_EQ(m.kernels.size(), size_t(1));
+  const KernelManifest &k = m.kernels[0];
+  EXPECT_EQ(k.name, std::string("gemm_f16_f32_kernel"));
+  EXPECT_EQ(k.module, std::string("gemm_f16_f32_module"));
+  EXPECT_EQ(k.lowering, std::string("wmma"));
+  EXPECT_EQ(k.chip, std::string("sm_90"));
+  EXPECT_EQ(k.chipVersion, 90);
+  EXPECT_TRUE(!k.archSpecific);
+  EXPECT_EQ(*k.problem[0], 4096);
+  EXPECT_TRUE(k.gemm.a.type == ElementType::F16);
+  EXPECT_TRUE(k.gemm.a.layout == Layout::Row);
+  EXPECT_TRUE(k.gemm.b.layout == Layout::Col);
+  EXPECT_TRUE(k.gemm.c.type == ElementType::F32);
+  EXPECT_TRUE(k.gemm.acc == ElementType::F32);
+  EXPECT_EQ(k.gemm.alpha, 1.0);
+  EXPECT_EQ(k.gemm.beta, 0.0);
+  EXPECT_EQ(k.config.block[2], 32);
+  EXPECT_EQ(k.config.warps[1], 2);
+  EXPECT_EQ(k.config.stages, 3);
+  EXPECT_TRUE(k.grid[0].isTiled && k.grid[0].dim == Dim::N);
+  EXPECT_EQ(k.grid[0].tile, 128);
+  EXPECT_TRUE(k.grid[1].isTiled && k.grid[1].dim == Dim::M);
+  EXPECT_TRUE(!k.grid[2].isTiled);
+  EXPECT_EQ(k.grid[2].value, 1);
+  EXPECT_EQ(k.block[0], 128);
+  EXPECT_EQ(k.dynamicSharedMemory, 61440);
+  EXPECT_EQ(k.requirements.size(), size_t(3));
+  EXPECT_TRUE(k.requirements[2].dim == Dim::K);
+  EXPECT_EQ(k.requirements[2].multipleOf, 32);
+  EXPECT_EQ(k.args.size(), size_t(3));
+  EXPECT_TRUE(k.args[1].operand == Operand::B);
+}
+
+TEST(manifestAcceptsVariants) {
+  std::string base = exampleManifest();
+  // Dynamic sizes.
+  Manifest dynamic = parse(REPLACE(base, R"("m": 4096)", R"("m": null)"));
+  EXPECT_TRUE(!dynamic.kernels[0].problem[0].has_value());
+  // An arch-specific chip.
+  Manifest arch = parse(REPLACE(base, "sm_90", "sm_90a"));
+  EXPECT_TRUE(arch.kernels[0].archSpecific);
+  EXPECT_EQ(arch.kernels[0].chipVersion, 90);
+  // Integral alpha written without a fraction.
+  EXPECT_EQ(parse(REPLACE(base, R"("alpha": 1.0)", R"("alpha": 2)"))
+                .kernels[0]
+                .gemm.alpha,
+            2.0);
+  // Arguments in another order.
+  std::string reordered = REPLACE(
+      base, R"({"name": "a", "kind": "memref", "type": "f16", "rank": 2},)",
+      "");
+  reordered = REPLACE(
+      reordered, R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2})",
+      R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2},
+         {"name": "a", "kind": "memref", "type": "f16", "rank": 2})");
+  Manifest r = parse(reordered);
+  EXPECT_TRUE(r.kernels[0].args[0].operand == Operand::B);
+  EXPECT_TRUE(r.kernels[0].args[2].operand == Operand::A);
+  // TF32 operands: their memrefs are f32.
+  std::string tf32 = REPLACE(base, R"("a": {"type": "f16")",
+                             R"("a": {"type": "tf32")");
+  tf32 = REPLACE(tf32, R"("b": {"type": "f16")", R"("b": {"type": "tf32")");
+  tf32 = REPLACE(tf32, R"("name": "a", "kind": "memref", "type": "f16")",
+                 R"("name": "a", "kind": "memref", "type": "f32")");
+  tf32 = REPLACE(tf32, R"("name": "b", "kind": "memref", "type": "f16")",
+                 R"("name": "b", "kind": "memref", "type": "tf32")");
+  EXPECT_TRUE(parse(tf32).kernels[0].gemm.a.type == ElementType::TF32);
+  // An empty requires list.
+  std::string noRequires = base;
+  size_t from = noRequires.find("[{\"dim\": \"m\", \"multiple_of\"");
+  size_t to = noRequires.find("],", from);
+  noRequires = noRequires.substr(0, from) + "[" + noRequires.substr(to);
+  EXPECT_TRUE(parse(noRequires).kernels[0].requirements.empty());
+}
+
+namespace {
+
+struct BadManifest {
+  const char *from, *to;
+  ErrorKind kind;
+  const char *message;
+};
+
+// Each replaces one piece of the example manifest and names the message
+// the reader must give.
+const BadManifest kBadManifests[] = {
+    {R"("version": 1)", R"("version": 2)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 2; this runtime "
+     "reads version 1"},
+    {R"("version": 1,)", "", ErrorKind::Input,
+     "manifest.json: missing field 'version'"},
+    {R"("version": 1)", R"("version": "1")", ErrorKind::Input,
+     "version: expected an integer, got \"1\""},
+    {R"("version": 1,)", R"("version": 1, "extra": true,)", ErrorKind::Input,
+     "manifest.json: unknown field 'extra' (expected version, kernels)"},
+    {R"("acc": "f32",)", "", ErrorKind::Input,
+     "manifest.json: kernels[0]: missing field 'acc'"},
+    {R"("acc": "f32",)", R"("acc": "f32", "bias": "f32",)", ErrorKind::Input,
+     "kernels[0]: unknown field 'bias'"},
+    {R"("name": "gemm_f16_f32_kernel")", R"("name": "")", ErrorKind::Input,
+     "kernels[0].name: expected a non-empty name"},
+    {R"("name": "gemm_f16_f32_kernel")", R"("name": "two words")",
+     ErrorKind::Input, "contains whitespace"},
+    {R"("name": "gemm_f16_f32_kernel")", R"("name": 7)", ErrorKind::Input,
+     "kernels[0].name: expected a string, got 7"},
+    {R"("lowering": "wmma")", R"("lowering": "wgmma")", ErrorKind::Input,
+     "kernels[0].lowering: unknown lowering 'wgmma' (expected wmma or ptx)"},
+    {R"("chip": "sm_90")", R"("chip": "gfx90a")", ErrorKind::Input,
+     "kernels[0].chip: invalid chip 'gfx90a'"},
+    {R"("chip": "sm_90")", R"("chip": "sm_9")", ErrorKind::Input,
+     "invalid chip 'sm_9'"},
+    {R"("chip": "sm_90")", R"("chip": "sm_90b")", ErrorKind::Input,
+     "invalid chip 'sm_90b'"},
+    {R"("m": 4096)", R"("m": 0)", ErrorKind::Input,
+     "kernels[0].problem.m: expected a positive integer or null, got 0"},
+    {R"("m": 4096, )", "", ErrorKind::Input,
+     "kernels[0].problem: missing field 'm'"},
+    {R"("a": {"type": "f16")", R"("a": {"type": "f64")", ErrorKind::Input,
+     "kernels[0].a.type: unknown element type 'f64' (expected one of f16, "
+     "bf16"},
+    {R"("a": {"type": "f16", "layout": "row"})",
+     R"("a": {"type": "f16", "layout": "diag"})", ErrorKind::Input,
+     "kernels[0].a.layout: unknown layout 'diag' (expected row or col)"},
+    {R"("b": {"type": "f16", "layout": "col"})", R"("b": "f16")",
+     ErrorKind::Input, "kernels[0].b: expected an object, got \"f16\""},
+    {R"("c": {"type": "f32", "layout": "row"})",
+     R"("c": {"type": "f32", "layout": "col"})", ErrorKind::Input,
+     "kernels[0].c.layout: C must be row-major"},
+    {R"("acc": "f32")", R"("acc": "bf16")", ErrorKind::Input,
+     "accumulator type bf16 is not one of f32, f16, s32"},
+    {R"("acc": "f32")", R"("acc": "s32")", ErrorKind::Unsupported,
+     "kernels[0]: unsupported type combination f16*f16->f32 (acc s32)"},
+    {R"("c": {"type": "f32")", R"("c": {"type": "s32")",
+     ErrorKind::Unsupported, "unsupported type combination"},
+    {R"("alpha": 1.0)", R"("alpha": "1")", ErrorKind::Input,
+     "kernels[0].alpha: expected a number, got \"1\""},
+    {R"("beta": 0.0,)", "", ErrorKind::Input, "missing field 'beta'"},
+    {R"("stages": 3)", R"("stages": 0)", ErrorKind::Input,
+     "kernels[0].config.stages: expected an integer >= 1, got 0"},
+    {R"("warps": [2, 2])", R"("warps": [2, 2, 1])", ErrorKind::Input,
+     "kernels[0].config.warps: expected an array of 2 integers, got an "
+     "array of 3"},
+    {R"({"dim": "m", "tile": 128}, {"value": 1}])",
+     R"({"dim": "m"}, {"value": 1}])", ErrorKind::Input,
+     "manifest.json: kernels[0].grid[1]: expected {\"dim\",\"tile\"} or "
+     "{\"value\"}"},
+    {R"({"value": 1}])", R"({"value": 1, "dim": "m"}])", ErrorKind::Input,
+     "kernels[0].grid[2]: expected {\"dim\",\"tile\"} or {\"value\"}"},
+    {R"({"value": 1}])", R"(1])", ErrorKind::Input,
+     "kernels[0].grid[2]: expected {\"dim\",\"tile\"} or {\"value\"}"},
+    {R"({"value": 1}])", R"({"value": 0}])", ErrorKind::Input,
+     "kernels[0].grid[2].value: expected an integer >= 1, got 0"},
+    {R"(, {"value": 1}])", "]", ErrorKind::Input,
+     "kernels[0].grid: expected an array of 3 entries (x, y, z), got an "
+     "array of 2"},
+    {R"({"dim": "n", "tile": 128})", R"({"dim": "x", "tile": 128})",
+     ErrorKind::Input,
+     "kernels[0].grid[0].dim: unknown dimension 'x' (expected m, n or k)"},
+    {R"({"dim": "n", "tile": 128})", R"({"dim": "n", "tile": 0})",
+     ErrorKind::Input, "kernels[0].grid[0].tile: expected an integer >= 1"},
+    {R"("block": [128, 1, 1])", R"("block": [128, 1])", ErrorKind::Input,
+     "kernels[0].block: expected an array of 3 integers"},
+    {R"("block": [128, 1, 1])", R"("block": [2048, 1, 1])", ErrorKind::Input,
+     "kernels[0].block: a block of more than 1024 threads cannot launch"},
+    {R"("block": [128, 1, 1])", R"("block": [128, 1.5, 1])",
+     ErrorKind::Input, "kernels[0].block[1]: expected an integer, got 1.5"},
+    {R"("dynamic_shared_memory": 61440)", R"("dynamic_shared_memory": -1)",
+     ErrorKind::Input,
+     "kernels[0].dynamic_shared_memory: expected an integer >= 0, got -1"},
+    {R"("dynamic_shared_memory": 61440)",
+     R"("dynamic_shared_memory": "big")", ErrorKind::Input,
+     "expected an integer, got \"big\""},
+    {R"({"dim": "k", "multiple_of": 32})", R"({"dim": "k", "multiple_of": 0})",
+     ErrorKind::Input,
+     "kernels[0].requires[2].multiple_of: expected an integer >= 1"},
+    {R"({"dim": "k", "multiple_of": 32})", R"({"dim": "q", "multiple_of": 32})",
+     ErrorKind::Input, "kernels[0].requires[2].dim: unknown dimension 'q'"},
+    {R"({"dim": "k", "multiple_of": 32})",
+     R"({"dim": "k", "at_least": 32})", ErrorKind::Input,
+     "kernels[0].requires[2]: unknown field 'at_least'"},
+    {R"("requires": [{"dim": "m", "multiple_of": 128},
+                   {"dim": "n", "multiple_of": 128},
+                   {"dim": "k", "multiple_of": 32}])",
+     R"("requires": {})", ErrorKind::Input,
+     "kernels[0].requires: expected an array, got an object"},
+    {R"(,
+        {"name": "c", "kind": "memref", "type": "f32", "rank": 2})",
+     "", ErrorKind::Input, "kernels[0].args: no argument for operand 'c'"},
+    {R"("name": "c", "kind": "memref")", R"("name": "a", "kind": "memref")",
+     ErrorKind::Input, "kernels[0].args[2].name: argument 'a' appears twice"},
+    {R"("name": "c", "kind": "memref")", R"("name": "d", "kind": "memref")",
+     ErrorKind::Input,
+     "kernels[0].args[2].name: unknown argument 'd' (expected a, b or c)"},
+    {R"("name": "a", "kind": "memref")", R"("name": "a", "kind": "scalar")",
+     ErrorKind::Input,
+     "kernels[0].args[0].kind: unsupported argument kind 'scalar'"},
+    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 3})",
+     ErrorKind::Input, "kernels[0].args[2].rank: a rank-3 memref is not "
+                       "supported"},
+    {R"("name": "a", "kind": "memref", "type": "f16")",
+     R"("name": "a", "kind": "memref", "type": "bf16")", ErrorKind::Input,
+     "kernels[0].args[0].type: argument 'a' has type bf16 but operand a is "
+     "f16"},
+    {R"("rank": 2})", R"("rank": 2, "space": 1})", ErrorKind::Input,
+     "kernels[0].args[0]: unknown field 'space'"},
+    {R"("kernels": [)", R"("kernels": {"a": [)", ErrorKind::Input,
+     "invalid JSON"},
+    {R"("block": [128, 1, 1],)", R"("block": [128, 1, 1])", ErrorKind::Input,
+     "manifest.json:19:7: invalid JSON: expected ',' or '}' after an object "
+     "member"},
+};
+
+} // namespace
+
+TEST(manifestRejectsEachBadField) {
+  for (const BadManifest &bad : kBadManifests) {
+    std::string text = REPLACE(exampleManifest(), bad.from, bad.to);
+    EXPECT_ERROR(parse(text), bad.kind, bad.message);
+  }
+}
+
+TEST(manifestRejectsOtherDocuments) {
+  EXPECT_ERROR(parse("[]"), ErrorKind::Input,
+               "manifest.json: expected a JSON object at the top, got an "
+               "array");
+  EXPECT_ERROR(parse(""), ErrorKind::Input,
+               "manifest.json:1:1: invalid JSON: empty document");
+  EXPECT_ERROR(parse("{\"version\": 1}"), ErrorKind::Input,
+               "missing field 'kernels'");
+  EXPECT_ERROR(parse("{\"version\": 1, \"kernels\": []}"), ErrorKind::Input,
+               "manifest.json: kernels: the manifest lists no kernels");
+  EXPECT_ERROR(parse("{\"version\": 1, \"kernels\": {}}"), ErrorKind::Input,
+               "manifest.json: kernels: expected an array, got an object");
+  EXPECT_ERROR(parse("\x7f" "ELF\x02\x01"), ErrorKind::Input, "invalid JSON");
+}
+
+TEST(manifestRejectsDuplicateKernels) {
+  std::string text = exampleManifest();
+  size_t begin = text.find("    {\n      \"name\"");
+  size_t end = text.rfind("    }") + 5;
+  std::string kernel = text.substr(begin, end - begin);
+  text.insert(end, ",\n" + kernel);
+  EXPECT_ERROR(parse(text), ErrorKind::Input,
+               "kernels[1].name: kernel 'gemm_f16_f32_kernel' is already "
+               "described by kernels[0]");
+}
+
+TEST(manifestIntegerEpilogue) {
+  std::string s8 = exampleManifest();
+  for (const char *operand : {"a", "b"}) {
+    s8 = REPLACE(s8, std::string("\"") + operand + R"(": {"type": "f16")",
+                 std::string("\"") + operand + R"(": {"type": "s8")");
+    s8 = REPLACE(s8, std::string(R"("name": ")") + operand +
+                         R"(", "kind": "memref", "type": "f16")",
+                 std::string(R"("name": ")") + operand +
+                     R"(", "kind": "memref", "type": "s8")");
+  }
+  s8 = REPLACE(s8, R"("c": {"type": "f32")", R"("c": {"type": "s32")");
+  s8 = REPLACE(s8, R"("name": "c", "kind": "memref", "type": "f32")",
+               R"("name": "c", "kind": "memref", "type": "s32")");
+  s8 = REPLACE(s8, R"("acc": "f32")", R"("acc": "s32")");
+  EXPECT_TRUE(parse(s8).kernels[0].gemm.isInteger());
+  EXPECT_ERROR(parse(REPLACE(s8, R"("alpha": 1.0)", R"("alpha": 1.5)")),
+               ErrorKind::Input,
+               "kernels[0].alpha: expected an integer for an s32 "
+               "accumulator, got 1.5");
+  EXPECT_ERROR(parse(REPLACE(s8, R"("beta": 0.0)", R"("beta": 1e10)")),
+               ErrorKind::Input, "kernels[0].beta: expected an integer");
+}
+
+TEST(manifestSelectKernel) {
+  std::string text = exampleManifest();
+  size_t begin = text.find("    {\n      \"name\"");
+  size_t end = text.rfind("    }") + 5;
+  std::string second = text.substr(begin, end - begin);
+  second = REPLACE(second, "gemm_f16_f32_kernel", "other_kernel");
+  text.insert(end, ",\n" + second);
+  Manifest m = parse(text);
+  EXPECT_EQ(selectKernel(m, "other_kernel", "m.json").name,
+            std::string("other_kernel"));
+  EXPECT_ERROR(selectKernel(m, "", "m.json"), ErrorKind::Usage,
+               "m.json describes 2 kernels (gemm_f16_f32_kernel, "
+               "other_kernel); choose one with --kernel NAME");
+  EXPECT_ERROR(selectKernel(m, "x", "m.json"), ErrorKind::Input,
+               "m.json has no kernel 'x'; it has: gemm_f16_f32_kernel, "
+               "other_kernel");
+  Manifest one = parse(exampleManifest());
+  EXPECT_EQ(selectKernel(one, "", "m.json").name,
+            std::string("gemm_f16_f32_kernel"));
+}
+
+TEST(manifestFiles) {
+  std::string path =
+      tgemm::test::writeTempFile("good.json", exampleManifest());
+  EXPECT_EQ(readManifestFile(path).kernels.size(), size_t(1));
+  EXPECT_ERROR(readManifestFile("/nonexistent/k.json"), ErrorKind::Input,
+               "cannot read manifest '/nonexistent/k.json': No such file or "
+               "directory");
+  std::string bad = tgemm::test::writeTempFile("bad.json", "{\n\"version\":");
+  EXPECT_ERROR(readManifestFile(bad), ErrorKind::Input,
+               bad + ":2:11: invalid JSON: unexpected end of input");
+}
+
+TEST(manifestSurvivesMutations) {
+  // Mutants of a valid manifest are accepted or refused with an Error;
+  // nothing else escapes.
+  std::string base = exampleManifest();
+  uint64_t state = 99;
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return state >> 33;
+  };
+  static const char *tokens[] = {"0",  "-1", "null", "\"\"", "[]",  "{}",
+                                 "1.5", "\"x\"", "true", ",",   "]",   "}"};
+  int accepted = 0, refused = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string text = base;
+    size_t at = next() % text.size();
+    size_t len = next() % 12;
+    text.replace(at, len, tokens[next() % 12]);
+    try {
+      parse(text);
+      ++accepted;
+    } catch (const Error &) {
+      ++refused;
+    }
+  }
+  EXPECT_EQ(accepted + refused, 3000);
+  EXPECT_TRUE(refused > 2000);
+}

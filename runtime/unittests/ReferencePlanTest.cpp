@@ -1,0 +1,188 @@
+//===- ReferencePlanTest.cpp - cuBLAS argument mapping and plans ----------===//
+//
+// cuBLAS cannot run here, so its contract is emulated: a column-major GEMM
+// that reads its arguments exactly as the cuBLAS documentation defines them
+// (op(A) is m x k, A stored column-major with leading dimension lda, ...).
+// Feeding it the arguments toColumnMajor derives must reproduce the
+// row-major C = A * B for every layout pair.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestSupport.h"
+
+#include "tgemm/runtime/CpuGemm.h"
+#include "tgemm/runtime/Inputs.h"
+#include "tgemm/runtime/ReferencePlan.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace tgemm::runtime;
+
+namespace {
+
+/// C (m x n, column-major, ldc) = op(A) * op(B), cuBLAS's definition.
+void columnMajorGemm(const ColumnMajorGemm &g, const std::vector<double> &a,
+                     const std::vector<double> &b, std::vector<double> &c) {
+  for (int64_t i = 0; i < g.m; ++i) {
+    for (int64_t j = 0; j < g.n; ++j) {
+      double sum = 0;
+      for (int64_t l = 0; l < g.k; ++l) {
+        double x = g.transA ? a[l + i * g.lda] : a[i + l * g.lda];
+        double y = g.transB ? b[j + l * g.ldb] : b[l + j * g.ldb];
+        sum += x * y;
+      }
+      c[i + j * g.ldc] = sum;
+    }
+  }
+}
+
+/// The same through cuBLASLt's view: each operand a column-major matrix of
+/// storedRows x storedCols with its leading dimension, then op applied.
+void ltGemm(const ColumnMajorGemm &g, const std::vector<double> &a,
+            const std::vector<double> &b, std::vector<double> &c) {
+  EXPECT_TRUE(g.storedRowsA() <= g.lda && g.storedRowsB() <= g.ldb);
+  EXPECT_TRUE(g.m <= g.ldc);
+  auto at = [](const std::vector<double> &x, int64_t ld, int64_t r,
+               int64_t col) { return x[r + col * ld]; };
+  for (int64_t i = 0; i < g.m; ++i)
+    for (int64_t j = 0; j < g.n; ++j) {
+      double sum = 0;
+      for (int64_t l = 0; l < g.k; ++l)
+        sum += (g.transA ? at(a, g.lda, l, i) : at(a, g.lda, i, l)) *
+               (g.transB ? at(b, g.ldb, j, l) : at(b, g.ldb, l, j));
+      c[i + j * g.ldc] = sum;
+    }
+}
+
+std::vector<double> decode(ElementType type, const std::vector<uint8_t> &raw,
+                           int64_t count) {
+  std::vector<double> out(count);
+  for (int64_t i = 0; i < count; ++i)
+    out[i] = loadElement(type, raw.data(), i);
+  return out;
+}
+
+} // namespace
+
+TEST(planColumnMajorMappingComputesRowMajorGemm) {
+  GemmShape shape{24, 40, 56}; // M, N, K all different
+  for (Layout la : {Layout::Row, Layout::Col}) {
+    for (Layout lb : {Layout::Row, Layout::Col}) {
+      GemmSpec spec;
+      spec.a = {ElementType::S8, la};
+      spec.b = {ElementType::S8, lb};
+      spec.acc = ElementType::S32;
+      spec.c = {ElementType::S32, Layout::Row};
+      auto a = makeRandomMatrix(ElementType::S8, shape.m * shape.k, 1,
+                                DataStream::A);
+      auto b = makeRandomMatrix(ElementType::S8, shape.k * shape.n, 1,
+                                DataStream::B);
+      std::vector<uint8_t> expected(shape.m * shape.n * 4);
+      cpuGemm(spec, shape, a.data(), b.data(), expected.data());
+
+      ColumnMajorGemm g = toColumnMajor(shape, la, lb);
+      // cuBLAS's A is tgemm's B, its B is tgemm's A; C^T = B^T A^T.
+      std::vector<double> aPrime = decode(ElementType::S8, b, shape.k * shape.n);
+      std::vector<double> bPrime = decode(ElementType::S8, a, shape.m * shape.k);
+      std::vector<double> c(shape.m * shape.n), lt(shape.m * shape.n);
+      columnMajorGemm(g, aPrime, bPrime, c);
+      ltGemm(g, aPrime, bPrime, lt);
+      for (int64_t i = 0; i < shape.m * shape.n; ++i) {
+        double want = loadElement(ElementType::S32, expected.data(), i);
+        if (c[i] != want || lt[i] != want) {
+          tgemm::test::recordFailure(
+              __FILE__, __LINE__,
+              std::string("layouts ") + layoutName(la) + "," +
+                  layoutName(lb) + ": element " + std::to_string(i));
+          break;
+        }
+      }
+    }
+  }
+}
+
+TEST(planOperationNames) {
+  GemmShape s{128, 256, 64};
+  // A row and B col (K contiguous in both) is cuBLAS's fast int8 "TN".
+  ColumnMajorGemm tn = toColumnMajor(s, Layout::Row, Layout::Col);
+  EXPECT_EQ(tn.opName(), std::string("TN"));
+  EXPECT_EQ(tn.m, 256);
+  EXPECT_EQ(tn.n, 128);
+  EXPECT_EQ(tn.lda, 64);
+  EXPECT_EQ(tn.ldb, 64);
+  EXPECT_EQ(tn.ldc, 256);
+  EXPECT_EQ(toColumnMajor(s, Layout::Row, Layout::Row).opName(),
+            std::string("NN"));
+  EXPECT_EQ(toColumnMajor(s, Layout::Col, Layout::Row).opName(),
+            std::string("NT"));
+  EXPECT_EQ(toColumnMajor(s, Layout::Col, Layout::Col).opName(),
+            std::string("TT"));
+}
+
+namespace {
+GemmSpec spec(ElementType a, ElementType b, ElementType acc, ElementType c,
+              Layout la = Layout::Row, Layout lb = Layout::Col) {
+  GemmSpec s;
+  s.a = {a, la};
+  s.b = {b, lb};
+  s.acc = acc;
+  s.c = {c, Layout::Row};
+  return s;
+}
+} // namespace
+
+TEST(planPerPrecision) {
+  using ET = ElementType;
+  ReferencePlan f16 = planReference(spec(ET::F16, ET::F16, ET::F32, ET::F32,
+                                         Layout::Col, Layout::Row));
+  EXPECT_TRUE(f16.checkEngine == ReferenceEngine::Cublas);
+  EXPECT_TRUE(f16.check.writesC && f16.check.computeType == ET::F32);
+  EXPECT_TRUE(f16.check.aLayout == Layout::Col); // any layout is fine
+  EXPECT_TRUE(!f16.needsTNCopies && f16.anchorIsCheck);
+  EXPECT_EQ(f16.check.describe(),
+            std::string("cublas f16*f16->f32 compute 32F"));
+
+  ReferencePlan bf16Out =
+      planReference(spec(ET::F16, ET::F16, ET::F32, ET::BF16));
+  EXPECT_TRUE(!bf16Out.check.writesC && bf16Out.check.outType == ET::F32);
+
+  ReferencePlan half = planReference(spec(ET::F16, ET::F16, ET::F16, ET::F32));
+  EXPECT_TRUE(half.check.computeType == ET::F16);
+  EXPECT_TRUE(!half.check.writesC && half.check.outType == ET::F16);
+  EXPECT_TRUE(planReference(spec(ET::F16, ET::F16, ET::F16, ET::F16))
+                  .check.writesC);
+
+  ReferencePlan tf32 = planReference(spec(ET::TF32, ET::TF32, ET::F32, ET::F32));
+  EXPECT_TRUE(tf32.check.computeType == ET::TF32);
+  EXPECT_TRUE(tf32.check.aType == ET::F32);
+  EXPECT_EQ(std::string(computeTypeName(tf32.check.computeType)),
+            std::string("32F_FAST_TF32"));
+
+  ReferencePlan s8tn = planReference(spec(ET::S8, ET::S8, ET::S32, ET::S32));
+  EXPECT_TRUE(!s8tn.needsTNCopies && s8tn.check.computeType == ET::S32);
+  ReferencePlan s8nn = planReference(
+      spec(ET::S8, ET::S8, ET::S32, ET::S32, Layout::Col, Layout::Row));
+  EXPECT_TRUE(s8nn.needsTNCopies);
+  EXPECT_TRUE(s8nn.check.aLayout == Layout::Row &&
+              s8nn.check.bLayout == Layout::Col);
+
+  for (ET t : {ET::U8, ET::S4}) {
+    ReferencePlan p = planReference(spec(t, t, ET::S32, ET::S32));
+    EXPECT_TRUE(p.checkEngine == ReferenceEngine::OwnKernel);
+    EXPECT_TRUE(!p.anchorIsCheck && p.anchor.aType == ET::S8);
+    EXPECT_TRUE(p.anchorNote.find("no library computes") == 0);
+    EXPECT_EQ(p.describeCheck(), std::string("tgemm reference kernel"));
+  }
+
+  ReferencePlan fp8 = planReference(spec(ET::E4M3, ET::E5M2, ET::F32, ET::F16,
+                                         Layout::Col, Layout::Col));
+  EXPECT_TRUE(fp8.checkEngine == ReferenceEngine::CublasLt);
+  EXPECT_TRUE(fp8.needsTNCopies && fp8.check.outType == ET::F16);
+  EXPECT_TRUE(fp8.check.bType == ET::E5M2);
+
+  ReferencePlan e5m2 = planReference(spec(ET::E5M2, ET::E5M2, ET::F32, ET::F32));
+  EXPECT_TRUE(e5m2.checkEngine == ReferenceEngine::OwnKernel);
+  EXPECT_TRUE(e5m2.anchor.engine == ReferenceEngine::CublasLt &&
+              e5m2.anchor.aType == ET::E4M3);
+}

@@ -1,0 +1,107 @@
+//===- TestSupport.h - A minimal unit-test harness ------------------------===//
+//
+// The GPU machine has no gtest, so the runtime's unit tests use this: TEST
+// registers a function, EXPECT_* record failures and carry on, and
+// EXPECT_ERROR checks that a statement throws the runtime's Error with the
+// given kind and a message containing the given text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_RUNTIME_UNITTESTS_TESTSUPPORT_H
+#define TGEMM_RUNTIME_UNITTESTS_TESTSUPPORT_H
+
+#include "tgemm/runtime/Error.h"
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tgemm::test {
+
+struct TestCase {
+  const char *name;
+  void (*body)();
+};
+
+std::vector<TestCase> &registry();
+void recordFailure(const char *file, int line, const std::string &message);
+
+struct Registrar {
+  Registrar(const char *name, void (*body)()) {
+    registry().push_back({name, body});
+  }
+};
+
+template <typename T> std::string show(const T &value) {
+  std::ostringstream os;
+  os << value;
+  return os.str();
+}
+
+/// The launch manifest of docs/manifest.md.
+std::string exampleManifest();
+
+/// `text` with the first occurrence of `from` replaced by `to`; records a
+/// failure if `from` is absent (a test that no longer mutates anything).
+std::string replaceOnce(const std::string &text, const std::string &from,
+                        const std::string &to, const char *file, int line);
+#define REPLACE(text, from, to)                                                \
+  ::tgemm::test::replaceOnce(text, from, to, __FILE__, __LINE__)
+
+/// Writes `contents` to a fresh file under the temporary directory and
+/// returns its path.
+std::string writeTempFile(const std::string &name,
+                          const std::string &contents);
+
+} // namespace tgemm::test
+
+#define TEST(name)                                                             \
+  static void name();                                                          \
+  static ::tgemm::test::Registrar name##Registrar(#name, name);                \
+  static void name()
+
+#define EXPECT_TRUE(cond)                                                      \
+  do {                                                                         \
+    if (!(cond))                                                               \
+      ::tgemm::test::recordFailure(__FILE__, __LINE__,                         \
+                                   "expected true: " #cond);                  \
+  } while (0)
+
+#define EXPECT_EQ(actual, expected)                                            \
+  do {                                                                         \
+    auto &&a_ = (actual);                                                      \
+    auto &&e_ = (expected);                                                    \
+    if (!(a_ == e_))                                                           \
+      ::tgemm::test::recordFailure(__FILE__, __LINE__,                         \
+                                   std::string(#actual " == " #expected        \
+                                               ": got ") +                     \
+                                       ::tgemm::test::show(a_) +               \
+                                       ", expected " +                         \
+                                       ::tgemm::test::show(e_));               \
+  } while (0)
+
+/// `stmt` must throw tgemm::runtime::Error of `errorKind` whose message
+/// contains `substring`.
+#define EXPECT_ERROR(stmt, errorKind, substring)                               \
+  do {                                                                         \
+    bool thrown_ = false;                                                      \
+    try {                                                                      \
+      stmt;                                                                    \
+    } catch (const ::tgemm::runtime::Error &e_) {                              \
+      thrown_ = true;                                                          \
+      std::string what_ = e_.what();                                           \
+      if (e_.kind() != (errorKind))                                            \
+        ::tgemm::test::recordFailure(                                          \
+            __FILE__, __LINE__,                                                \
+            std::string("wrong error kind for: ") + what_);                   \
+      if (what_.find(substring) == std::string::npos)                          \
+        ::tgemm::test::recordFailure(__FILE__, __LINE__,                       \
+                                     std::string("message '") + what_ +        \
+                                         "' lacks '" + (substring) + "'");     \
+    }                                                                          \
+    if (!thrown_)                                                              \
+      ::tgemm::test::recordFailure(__FILE__, __LINE__,                         \
+                                   "no error from: " #stmt);                  \
+  } while (0)
+
+#endif // TGEMM_RUNTIME_UNITTESTS_TESTSUPPORT_H
