@@ -49,6 +49,8 @@ library's GEMM.
   --json            print one JSON object instead of a table
   --cublas-only     time the reference library alone; no kernel file needed
   --no-flush        do not flush the L2 cache between repetitions
+  --no-anchor       do not time the reference library (e.g. under
+                    compute-sanitizer, to check the kernel alone)
   --seed S          seed of the random inputs (default 1)
   --device D        CUDA device ordinal (default 0)
   --self-test       check the references against a CPU GEMM on this GPU
@@ -64,7 +66,7 @@ struct Options {
   int reps = 50, warmup = 5, device = 0;
   uint64_t seed = 1;
   bool check = false, csv = false, csvHeader = false, json = false;
-  bool cublasOnly = false, noFlush = false;
+  bool cublasOnly = false, noFlush = false, noAnchor = false;
   bool help = false, selfTest = false, listDevices = false;
 };
 
@@ -132,6 +134,8 @@ Options parseOptions(int argc, char **argv) {
       o.cublasOnly = flag();
     else if (arg == "--no-flush")
       o.noFlush = flag();
+    else if (arg == "--no-anchor")
+      o.noAnchor = flag();
     else if (arg == "--self-test")
       o.selfTest = flag();
     else if (arg == "--list-devices")
@@ -198,6 +202,7 @@ int run(const Options &o) {
   options.warmup = o.warmup;
   options.check = o.check;
   options.flushL2 = !o.noFlush;
+  options.timeAnchor = !o.noAnchor;
   options.seed = o.seed;
   RunReport report = runner.run(shape, options);
 
