@@ -114,3 +114,23 @@ func.func @two(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf3
       : memref<64x64xf16>, memref<64x64xf16>, memref<64x64xf32>
   return
 }
+
+// -----
+
+// raster = 4: block (x, y) is renumbered row-major and walks the tiles down
+// groups of 4 tile-rows; the launch grid is unchanged.
+// CHECK-LABEL: gpu.func @raster_kernel
+// CHECK: %[[BX:.*]] = gpu.block_id  x
+// CHECK: %[[BY:.*]] = gpu.block_id  y
+// CHECK: %[[GX:.*]] = gpu.grid_dim  x
+// CHECK: %[[GY:.*]] = gpu.grid_dim  y
+// CHECK: %[[ROWS:.*]] = arith.muli %[[BY]], %[[GX]]
+// CHECK: %[[PID:.*]] = arith.addi %[[ROWS]], %[[BX]]
+// CHECK: arith.minui
+// CHECK: tgemm.copy_tile
+func.func @raster(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2, raster = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}

@@ -4,11 +4,16 @@
 // The tgemm attributes round-trip on their own, outside tgemm.matmul, in
 // the form the generic printer uses.
 
+// The raster group is printed only when it is not the default 1.
 // CHECK-LABEL: func @attrs
 // CHECK-SAME: tgemm.config = #tgemm.config<block = [256, 128, 64], warps = [4, 2], stages = 6>
+// CHECK-SAME: tgemm.config_default = #tgemm.config<block = [64, 64, 32], warps = [2, 2], stages = 2>
+// CHECK-SAME: tgemm.config_raster = #tgemm.config<block = [128, 256, 32], warps = [2, 4], stages = 4, raster = 8>
 // CHECK-SAME: tgemm.layouts = [#tgemm<layout row>, #tgemm<layout col>]
 func.func @attrs() attributes {
     tgemm.config = #tgemm.config<block = [256, 128, 64], warps = [4, 2], stages = 6>,
+    tgemm.config_default = #tgemm.config<block = [64, 64, 32], warps = [2, 2], stages = 2, raster = 1>,
+    tgemm.config_raster = #tgemm.config<block = [128, 256, 32], warps = [2, 4], stages = 4, raster = 8>,
     tgemm.layouts = [#tgemm<layout row>, #tgemm<layout col>]} {
   return
 }

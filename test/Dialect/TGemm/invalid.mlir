@@ -53,6 +53,13 @@ func.func @stages_many() attributes {c = #tgemm.config<block = [128, 128, 32], w
 
 // -----
 
+// expected-error @+1 {{raster (0) must be between 1 and 65536}}
+func.func @raster_zero() attributes {c = #tgemm.config<block = [128, 128, 32], warps = [2, 2], stages = 3, raster = 0>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{block tile N (96) must be divisible by the warp grid N (5)}}
 func.func @warp_grid_divides() attributes {c = #tgemm.config<block = [128, 96, 32], warps = [2, 5], stages = 3>} {
   return
