@@ -25,7 +25,12 @@ shapes=${SHAPES:-"1024x1024x1024 4096x4096x4096 8192x8192x8192 4096x11008x4096"}
 reps=${REPS:-20}
 
 # name  A  B  acc  C  layout_a layout_b  block  warps  stages  raster
+# (KERNELS=FILE replaces this list with FILE's lines, same columns.)
 kernels() {
+  if [ -n "${KERNELS:-}" ]; then
+    grep -v '^#' "$KERNELS"
+    return
+  fi
   cat <<'EOF'
 f16-f32    f16      f16      f32 f32  row col 128,128,32 2,2 3 1
 f16-f32    f16      f16      f32 f32  row col 128,256,32 2,4 3 8
