@@ -2,7 +2,11 @@
 #   make demo    install dependencies, build, run the main job on an example
 #   make check   install dependencies, build, run every test
 BUILD_DIR ?= build
-CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+# Debian's interpreter, for which apt installs pybind11 and pytest: the
+# Python package is built for it and its tests run with it (a pyenv or venv
+# python3 first on PATH would see neither).
+PYTHON ?= $(shell test -x /usr/bin/python3 && echo /usr/bin/python3 || command -v python3)
+CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=$(PYTHON)
 
 .PHONY: all deps configure build demo check clean
 

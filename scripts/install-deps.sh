@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools  # MLIR, FileCheck, lit
   cmake ninja-build g++ python3
+  clang-22 libclang-rt-22-dev  # libFuzzer and sanitizers (scripts/fuzz.sh)
+  python3-dev pybind11-dev python3-pytest                 # the Python package
 )
 
 missing=()

@@ -12,10 +12,15 @@ def main():
         "kernel", "lower", "m x n x k", "rate", "anchor", "ratio", "check"))
     for r in rows:
         shape = "%sx%sx%s" % (r["m"], r["n"], r["k"])
-        print("%-44s %-5s %-16s %9.1f %9.1f %6.2f  %s (%s)" % (
+        def num(key, fmt):
+            try:
+                return fmt % float(r[key])
+            except ValueError:
+                return "-"
+        print("%-44s %-5s %-16s %9s %9s %6s  %s (%s)" % (
             r["kernel"].replace("_kernel", "")[:44], r["lowering"], shape,
-            float(r["kernel_rate"]), float(r["anchor_rate"]),
-            float(r["ratio"]), r["check"], r["anchor"]))
+            num("kernel_rate", "%.1f"), num("anchor_rate", "%.1f"),
+            num("ratio", "%.2f"), r["check"], r["anchor"] or "no anchor"))
     print("(rates in TFLOP/s, TOP/s for integer types; anchor: the "
           "reference library, timed in the same process)")
     bad = [r for r in rows if r["check"] != "ok"]

@@ -1,4 +1,5 @@
 # -*- Python -*-
+import glob
 import os
 import subprocess
 
@@ -51,6 +52,24 @@ if os.path.exists(os.path.join(config.tgemm_tools_dir, "tgemm-run")):
     config.available_features.add("gpu" if has_gpu else "no-gpu")
 
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# The Python package (python/) is built only where pybind11 is; its pytest
+# suite needs the feature `python-bindings` and imports it from here. The
+# suite runs with %python, the interpreter the extension was built for; the
+# feature `pytest` says that interpreter has pytest (the Makefile picks
+# Debian's, where scripts/install-deps.sh installs it).
+python_package = os.path.join(config.tgemm_obj_root, "python")
+if glob.glob(os.path.join(python_package, "tgemm", "_tgemm*.so")):
+    config.available_features.add("python-bindings")
+    config.substitutions.append(("%tgemm_python_path", python_package))
+    try:
+        probe = subprocess.run([config.python_executable, "-c", "import pytest"],
+                               stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=60)
+        if probe.returncode == 0:
+            config.available_features.add("pytest")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 # ptxas validates emitted PTX; without it those tests are UNSUPPORTED.
 if config.ptxas and os.path.exists(config.ptxas):

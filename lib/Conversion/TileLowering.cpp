@@ -7,6 +7,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -229,9 +230,137 @@ Value mlir::tgemm::getScratchPointer(OpBuilder &b, Location loc,
                              im.add(offset, plan.scratchOffset));
 }
 
-void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
-                                      Value dst, double alpha, double beta,
-                                      Type cElement, int64_t alignment) {
+/// The mask of lanes i in [0, n) with `rowInside` and start + i < limit.
+static Value laneMask(OpBuilder &b, Location loc, Value rowInside, Value start,
+                      Value limit, int64_t n) {
+  auto indexVec = VectorType::get({n}, b.getIndexType());
+  SmallVector<int64_t> ids = llvm::to_vector(llvm::seq<int64_t>(0, n));
+  Value laneIds = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(indexVec, ArrayRef<int64_t>(ids)));
+  Value first = vector::BroadcastOp::create(b, loc, indexVec, start);
+  Value bound = vector::BroadcastOp::create(b, loc, indexVec, limit);
+  Value inside = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::ult,
+      arith::AddIOp::create(b, loc, first, laneIds), bound);
+  Value row = vector::BroadcastOp::create(
+      b, loc, VectorType::get({n}, b.getI1Type()), rowInside);
+  return arith::AndIOp::create(b, loc, inside, row);
+}
+
+/// The mask of the `n` elements (row, col + i) of `memref` that lie inside it.
+static Value insideMask(OpBuilder &b, Location loc, Value memref, Value row,
+                        Value col, int64_t n) {
+  IndexMath im{b, loc};
+  Value rows = memref::DimOp::create(b, loc, memref, 0);
+  Value cols = memref::DimOp::create(b, loc, memref, 1);
+  return laneMask(b, loc, im.lt(row, rows), col, cols, n);
+}
+
+/// `ptr` where `inside` holds, else the memref's base address: an address
+/// that is always valid for a masked access to point at.
+static Value clampedPointer(OpBuilder &b, Location loc, Value memref,
+                            Value row, Value col, Value inside) {
+  IndexMath im{b, loc};
+  Value zero = im.c(0);
+  Value safeRow = arith::SelectOp::create(b, loc, inside, row, zero);
+  Value safeCol = arith::SelectOp::create(b, loc, inside, col, zero);
+  return getGlobalElementPointer(b, loc, memref, safeRow, safeCol);
+}
+
+Value mlir::tgemm::hasAlignedRows(OpBuilder &b, Location loc, Value src) {
+  IndexMath im{b, loc};
+  int64_t bits = getElementBits(cast<MemRefType>(src.getType()).getElementType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, src);
+  auto isZero = [&](Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
+        .getResult();
+  };
+  // elements * bits / 8 % 16 == 0  <=>  elements * bits % 128 == 0
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, src);
+  Value stride = isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128));
+  Value offset = isZero(im.rem(im.mul(meta.getOffset(), bits), 128));
+  return arith::AndIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, stride, offset),
+      isZero(im.rem(base, 16)));
+}
+
+Value mlir::tgemm::isWholeAlignedTile(OpBuilder &b, Location loc, Value src,
+                                     Value row, Value col, int64_t rows,
+                                     int64_t cols) {
+  IndexMath im{b, loc};
+  auto le = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y)
+        .getResult();
+  };
+  Value inside = arith::AndIOp::create(
+      b, loc, le(im.add(row, rows), memref::DimOp::create(b, loc, src, 0)),
+      le(im.add(col, cols), memref::DimOp::create(b, loc, src, 1)));
+  return arith::AndIOp::create(b, loc, inside, hasAlignedRows(b, loc, src));
+}
+
+void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc, Value src,
+                                      Value row, Value col, Value stageBase,
+                                      const RingLayout &ring, int64_t tileRows,
+                                      int64_t threads) {
+  // Whole bytes for sub-byte types: a row of them starts on a byte.
+  int64_t granule = std::max<int64_t>(8, ring.elementBits);
+  int64_t lanes = 128 / granule;
+  int64_t elementsPerLane = granule / ring.elementBits;
+  auto laneType = VectorType::get({lanes}, b.getIntegerType(granule));
+  auto chunkType = VectorType::get({4}, b.getI32Type());
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value aligned = hasAlignedRows(b, loc, src);
+  int64_t elementsPerChunk = 128 / ring.elementBits;
+  forEachTileChunk(
+      b, loc, tileRows, ring.rowBytes / 16, threads, tid,
+      [&](OpBuilder &cb, Value r, Value chunk, bool) {
+        IndexMath m{cb, loc};
+        Value srcRow = m.add(row, r);
+        Value srcCol = m.add(col, m.mul(chunk, 128 / ring.elementBits));
+        // Lane i holds granule srcCol / e + i of the row, where a row has
+        // cols / e granules (e elements each; exact for sub-byte rows).
+        Value rows = memref::DimOp::create(cb, loc, src, 0);
+        Value cols = memref::DimOp::create(cb, loc, src, 1);
+        Value mask = laneMask(cb, loc, m.lt(srcRow, rows),
+                              m.div(srcCol, elementsPerLane),
+                              m.div(cols, elementsPerLane), lanes);
+        // Chunks wholly inside an aligned operand (all but those at its
+        // edges) still move as one 16-byte load.
+        Value whole = arith::AndIOp::create(
+            cb, loc,
+            arith::AndIOp::create(
+                cb, loc, m.lt(srcRow, rows),
+                arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ule,
+                                      m.add(srcCol, elementsPerChunk), cols)),
+            aligned);
+        auto load = scf::IfOp::create(
+            cb, loc, whole,
+            [&](OpBuilder &wb, Location) {
+              Value from = getGlobalElementPointer(wb, loc, src, srcRow, srcCol);
+              scf::YieldOp::create(
+                  wb, loc, ValueRange{LLVM::LoadOp::create(wb, loc, chunkType,
+                                                           from, 16)});
+            },
+            [&](OpBuilder &pb, Location) {
+              Value first = vector::ExtractOp::create(pb, loc, mask, 0);
+              Value from = clampedPointer(pb, loc, src, srcRow, srcCol, first);
+              Value value = LLVM::MaskedLoadOp::create(
+                  pb, loc, laneType, from, mask,
+                  LLVM::ZeroOp::create(pb, loc, laneType), granule / 8);
+              scf::YieldOp::create(
+                  pb, loc,
+                  ValueRange{LLVM::BitcastOp::create(pb, loc, chunkType, value)});
+            });
+        Value to = offsetSharedPointer(cb, loc, stageBase,
+                                       ring.chunkOffset(cb, loc, r, chunk));
+        LLVM::StoreOp::create(cb, loc, load.getResult(0), to, 16);
+      });
+}
+
+/// `alpha * acc + beta * c` (c absent when beta is 0), converted to
+/// `cElement`.
+static Value epilogueMath(OpBuilder &b, Location loc, Value acc, Value c,
+                          double alpha, double beta, Type cElement) {
   auto accType = cast<VectorType>(acc.getType());
   int64_t n = accType.getNumElements();
   bool isInt = isa<IntegerType>(accType.getElementType());
@@ -259,11 +388,54 @@ void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
   Value v = widen(acc);
   if (alpha != 1.0)
     v = mul(v, splat(alpha));
-  if (beta != 0.0) {
-    Value c = LLVM::LoadOp::create(b, loc, vec(cElement), dst, alignment);
+  if (c)
     v = add(v, mul(widen(c), splat(beta)));
-  }
   if (cElement != compute)
     v = arith::TruncFOp::create(b, loc, vec(cElement), v);
-  LLVM::StoreOp::create(b, loc, v, dst, alignment);
+  return v;
+}
+
+void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
+                                      Value dst, Value row, Value col,
+                                      double alpha, double beta,
+                                      int64_t alignment, Value whole) {
+  Type cElement = cast<MemRefType>(dst.getType()).getElementType();
+  int64_t n = cast<VectorType>(acc.getType()).getNumElements();
+  auto cVec = VectorType::get({n}, cElement);
+  auto emitWhole = [&](OpBuilder &wb) {
+    Value ptr = getGlobalElementPointer(wb, loc, dst, row, col);
+    Value c = beta != 0.0
+                  ? LLVM::LoadOp::create(wb, loc, cVec, ptr, alignment).getResult()
+                  : Value();
+    LLVM::StoreOp::create(wb, loc,
+                          epilogueMath(wb, loc, acc, c, alpha, beta, cElement),
+                          ptr, alignment);
+  };
+  if (!whole) {
+    emitWhole(b);
+    return;
+  }
+  scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &wb, Location) {
+        emitWhole(wb);
+        scf::YieldOp::create(wb, loc);
+      },
+      [&](OpBuilder &pb, Location) {
+        IndexMath im{pb, loc};
+        Value mask = insideMask(pb, loc, dst, row, col, n);
+        Value first = vector::ExtractOp::create(pb, loc, mask, 0);
+        Value ptr = clampedPointer(pb, loc, dst, row, col, first);
+        int64_t elementAlign = getElementBits(cElement) / 8;
+        Value c;
+        if (beta != 0.0)
+          c = LLVM::MaskedLoadOp::create(
+              pb, loc, cVec, ptr, mask,
+              LLVM::ZeroOp::create(pb, loc, cVec), elementAlign);
+        Value v = epilogueMath(pb, loc, acc, c, alpha, beta, cElement);
+        LLVM::MaskedStoreOp::create(pb, loc, v, ptr, mask,
+                                    pb.getI32IntegerAttr(elementAlign));
+        (void)im;
+        scf::YieldOp::create(pb, loc);
+      });
 }

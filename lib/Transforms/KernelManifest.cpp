@@ -57,6 +57,10 @@ DictionaryAttr mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
   auto multiple = [&](StringRef dim, int64_t tile) {
     return j.obj({{"dim", j.str(dim)}, {"multiple_of", j.num(tile)}});
   };
+  // Any size works; packed 4-bit rows must start on a byte.
+  SmallVector<Attribute> requirements;
+  if (kinds.a == ::tgemm::ElemKind::S4)
+    requirements.push_back(multiple("k", 2));
   return j.obj({
       {"name", j.str(kernel)},
       {"module", j.str(module)},
@@ -80,9 +84,7 @@ DictionaryAttr mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
                        j.obj({{"value", j.num(1)}})})},
       {"block", j.nums({config.getNumThreads(), 1, 1})},
       {"dynamic_shared_memory", j.num(dynamicSharedBytes)},
-      {"requires", j.list({multiple("m", config.getBlockM()),
-                           multiple("n", config.getBlockN()),
-                           multiple("k", config.getBlockK())})},
+      {"requires", j.list(requirements)},
       {"args", j.list({arg("a", kinds.a), arg("b", kinds.b),
                        arg("c", kinds.c)})},
   });

@@ -23,22 +23,15 @@ using namespace mlir::tgemm;
 
 namespace {
 
-/// Checks that static sizes are whole multiples of the block tile.
-LogicalResult checkTileMultiples(MatmulOp op) {
-  ConfigAttr config = op.getConfig();
-  struct Dim {
-    char name;
-    int64_t size, tile;
-  } dims[] = {{'M', op.getStaticM(), config.getBlockM()},
-              {'N', op.getStaticN(), config.getBlockN()},
-              {'K', op.getStaticK(), config.getBlockK()}};
-  for (const Dim &d : dims) {
-    if (!ShapedType::isDynamic(d.size) && d.size % d.tile != 0)
-      return op.emitOpError()
-             << d.name << " (" << d.size << ") must be a multiple of block tile "
-             << d.name << " (" << d.tile
-             << "): partial tiles are not supported";
-  }
+/// Packed 4-bit rows must start on a byte: K (the packed dimension of both
+/// operands in every layout the lowerings take) must be even.
+LogicalResult checkPackedRows(MatmulOp op) {
+  int64_t k = op.getStaticK();
+  if (getMatmulKinds(op).a == ::tgemm::ElemKind::S4 &&
+      !ShapedType::isDynamic(k) && k % 2 != 0)
+    return op.emitOpError() << "K (" << k
+                            << ") must be even for 4-bit operands: each "
+                               "row of packed nibbles starts on a byte";
   return success();
 }
 
@@ -69,6 +62,38 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
   Value tileRow = im.add(firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
   Value tileCol = arith::DivUIOp::create(b, loc, inGroup, rows);
   return {tileRow, tileCol};
+}
+
+/// Whether every tile of the problem is whole and every operand row starts
+/// on a 16-byte boundary: M, N, K are multiples of the block tile and each
+/// operand's base, offset and row stride are 16-byte aligned. The same for
+/// all threads of the kernel.
+Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
+                          Value bMat, Value c, Value k) {
+  IndexMath im{b, loc};
+  ConfigAttr config = op.getConfig();
+  auto isZero = [&](Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
+        .getResult();
+  };
+  Value m = memref::DimOp::create(b, loc, c, 0);
+  Value n = memref::DimOp::create(b, loc, c, 1);
+  SmallVector<Value> conds = {isZero(im.rem(m, config.getBlockM())),
+                              isZero(im.rem(n, config.getBlockN())),
+                              isZero(im.rem(k, config.getBlockK()))};
+  for (Value operand : {a, bMat, c}) {
+    auto type = cast<MemRefType>(operand.getType());
+    int64_t bits = type.getElementTypeBitWidth();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
+    conds.push_back(isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128)));
+    conds.push_back(isZero(im.rem(im.mul(meta.getOffset(), bits), 128)));
+    conds.push_back(isZero(im.rem(base, 16)));
+  }
+  Value all = conds.front();
+  for (Value cond : ArrayRef<Value>(conds).drop_front())
+    all = arith::AndIOp::create(b, loc, all, cond);
+  return all;
 }
 
 /// Writes the kernel body for `op` into `kernel`.
@@ -106,78 +131,96 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
   Value sb = AllocSmemOp::create(b, loc, ringB);
   auto accType = AccumulatorType::get(ctx, config.getWarpTileM(),
                                       config.getWarpTileN(), op.getAcc());
-  Value acc0 = ZeroAccOp::create(b, loc, accType);
 
   // K tiles: K is dimension 1 of a row-major A (M x K), 0 of a column-major.
   Value k = memref::DimOp::create(b, loc, a, layoutA == Layout::Row ? 1 : 0);
-  Value kTiles = im.div(k, bk);
+  // The last k-tile may be partial: copies read zeros past K.
+  Value kTiles = arith::CeilDivUIOp::create(b, loc, k, im.c(bk));
   bool async = stages > 1;
 
-  // Copies k-tile `kt` of A and B into stage `stage`.
-  auto copyStage = [&](OpBuilder &ob, Value kt, Value stage) {
-    IndexMath m{ob, loc};
-    Value k0 = m.mul(kt, bk);
-    auto [aRow, aCol] = layoutA == Layout::Row ? std::pair(m0, k0)
-                                               : std::pair(k0, m0);
-    auto [bRow, bCol] = layoutB == Layout::Row ? std::pair(k0, n0)
-                                               : std::pair(n0, k0);
-    CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async);
-    CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async);
-  };
-  auto ifThen = [&](Value cond, function_ref<void(OpBuilder &)> body) {
-    scf::IfOp::create(b, loc, cond, [&](OpBuilder &tb, Location) {
-      body(tb);
-      scf::YieldOp::create(tb, loc);
-    });
+  // The main loop and the epilogue, once with every tile known to be whole
+  // and aligned (`in_bounds`: no guard anywhere), once for any size.
+  auto emitMainLoop = [&](OpBuilder &b, bool inBounds) {
+    IndexMath im{b, loc};
+    Value acc0 = ZeroAccOp::create(b, loc, accType);
+    // Copies k-tile `kt` of A and B into stage `stage`.
+    auto copyStage = [&](OpBuilder &ob, Value kt, Value stage) {
+      IndexMath m{ob, loc};
+      Value k0 = m.mul(kt, bk);
+      auto [aRow, aCol] = layoutA == Layout::Row ? std::pair(m0, k0)
+                                                 : std::pair(k0, m0);
+      auto [bRow, bCol] = layoutB == Layout::Row ? std::pair(k0, n0)
+                                                 : std::pair(n0, k0);
+      CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds);
+      CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async,
+                         inBounds);
+    };
+
+    // Prologue: the first S - 1 k-tiles in flight.
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      scf::IfOp::create(b, loc, im.lt(im.c(s), kTiles),
+                        [&](OpBuilder &tb, Location) {
+                          copyStage(tb, im.c(s), im.c(s));
+                          scf::YieldOp::create(tb, loc);
+                        });
+      CommitCopiesOp::create(b, loc);
+    }
+
+    auto loop = scf::ForOp::create(
+        b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
+        [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+          IndexMath m{lb, loc};
+          Value stage;
+          if (stages > 1) {
+            // Tile kt has landed once at most S - 2 newer groups are
+            // pending; the barrier also ends every warp's use of the stage
+            // refilled next.
+            WaitCopiesOp::create(lb, loc, stages - 2);
+            gpu::BarrierOp::create(lb, loc);
+            Value next = m.add(kt, m.c(stages - 1));
+            scf::IfOp::create(lb, loc, m.lt(next, kTiles),
+                              [&](OpBuilder &tb, Location) {
+                                copyStage(tb, next,
+                                          IndexMath{tb, loc}.rem(next, stages));
+                                scf::YieldOp::create(tb, loc);
+                              });
+            CommitCopiesOp::create(lb, loc);
+            stage = m.rem(kt, stages);
+          } else {
+            // One buffer: refill it only after every warp is done with it.
+            gpu::BarrierOp::create(lb, loc);
+            stage = m.c(0);
+            copyStage(lb, kt, stage);
+            gpu::BarrierOp::create(lb, loc);
+          }
+          Value acc = MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage,
+                                        iterArgs[0], warpRow, warpCol,
+                                        LayoutAttr::get(ctx, layoutA),
+                                        LayoutAttr::get(ctx, layoutB));
+          scf::YieldOp::create(lb, loc, acc);
+        });
+
+    StoreTileOp::create(b, loc, loop.getResult(0), c, im.add(m0, warpRow),
+                        im.add(n0, warpCol), op.getAlphaAttr(),
+                        op.getBetaAttr(), inBounds);
   };
 
-  // Prologue: the first S - 1 k-tiles in flight.
-  for (int64_t s = 0; s + 1 < stages; ++s) {
-    ifThen(im.lt(im.c(s), kTiles),
-           [&](OpBuilder &tb) { copyStage(tb, im.c(s), im.c(s)); });
-    CommitCopiesOp::create(b, loc);
-  }
-
-  auto loop = scf::ForOp::create(
-      b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
-      [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
-        IndexMath m{lb, loc};
-        Value stage;
-        if (stages > 1) {
-          // Tile kt has landed once at most S - 2 newer groups are pending;
-          // the barrier also ends every warp's use of the stage refilled next.
-          WaitCopiesOp::create(lb, loc, stages - 2);
-          gpu::BarrierOp::create(lb, loc);
-          Value next = m.add(kt, m.c(stages - 1));
-          scf::IfOp::create(lb, loc, m.lt(next, kTiles),
-                            [&](OpBuilder &tb, Location) {
-                              copyStage(tb, next, IndexMath{tb, loc}.rem(next, stages));
-                              scf::YieldOp::create(tb, loc);
-                            });
-          CommitCopiesOp::create(lb, loc);
-          stage = m.rem(kt, stages);
-        } else {
-          // One buffer: refill it only after every warp is done with it.
-          gpu::BarrierOp::create(lb, loc);
-          stage = m.c(0);
-          copyStage(lb, kt, stage);
-          gpu::BarrierOp::create(lb, loc);
-        }
-        Value acc = MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage,
-                                      iterArgs[0], warpRow, warpCol,
-                                      LayoutAttr::get(ctx, layoutA),
-                                      LayoutAttr::get(ctx, layoutB));
-        scf::YieldOp::create(lb, loc, acc);
+  scf::IfOp::create(
+      b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k),
+      [&](OpBuilder &tb, Location) {
+        emitMainLoop(tb, /*inBounds=*/true);
+        scf::YieldOp::create(tb, loc);
+      },
+      [&](OpBuilder &eb, Location) {
+        emitMainLoop(eb, /*inBounds=*/false);
+        scf::YieldOp::create(eb, loc);
       });
-
-  StoreTileOp::create(b, loc, loop.getResult(0), c, im.add(m0, warpRow),
-                      im.add(n0, warpCol), op.getAlphaAttr(), op.getBetaAttr());
   gpu::ReturnOp::create(b, loc);
 }
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
 LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
-  if (failed(checkTileMultiples(op)))
+  if (failed(checkPackedRows(op)))
     return failure();
   MLIRContext *ctx = op.getContext();
   ConfigAttr config = op.getConfig();
@@ -198,14 +241,15 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
   buildKernelBody(op, kernel);
 
-  // The launch: grid (N / BN, M / BM).
+  // The launch: grid (ceil(N / BN), ceil(M / BM)); edge blocks are partial.
   OpBuilder b(op);
   IndexMath im{b, loc};
   auto size = [&](Value memref, unsigned dim, int64_t tile) -> Value {
     int64_t s = cast<MemRefType>(memref.getType()).getDimSize(dim);
     if (!ShapedType::isDynamic(s))
-      return im.c(s / tile);
-    return im.div(memref::DimOp::create(b, loc, memref, dim), tile);
+      return im.c(llvm::divideCeil(s, tile));
+    return arith::CeilDivUIOp::create(
+        b, loc, memref::DimOp::create(b, loc, memref, dim), im.c(tile));
   };
   Value gridX = size(op.getC(), 1, config.getBlockN());
   Value gridY = size(op.getC(), 0, config.getBlockM());

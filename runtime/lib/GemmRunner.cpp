@@ -206,7 +206,10 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
         [&](CUstream s) { kernel->launch(dims, args, s); }, kernelWhat);
     report.kernelTimed = true;
   }
-  if (reference && options.timeAnchor && options.reps > 0) {
+  if (reference && !reference->plan().hasAnchor)
+    report.anchorNote = reference->plan().anchorNote;
+  if (reference && reference->plan().hasAnchor && options.timeAnchor &&
+      options.reps > 0) {
     report.anchorName = reference->anchorName();
     report.anchorLayout = reference->anchorLayout();
     report.anchorNote = reference->plan().anchorNote;

@@ -301,11 +301,13 @@ private:
         fail(join(p, "kind"),
              "unsupported argument kind '" + kind + "' (expected memref)");
       arg.type = readType(field(entry, p, "type"), join(p, "type"));
-      arg.rank = (int)readInteger(field(entry, p, "rank"), join(p, "rank"), 0);
-      if (arg.rank != 2)
-        fail(join(p, "rank"), "a rank-" + std::to_string(arg.rank) +
+      // Compared before narrowing to int, so that 2^32 + 2 is not rank 2.
+      int64_t rank = readInteger(field(entry, p, "rank"), join(p, "rank"), 0);
+      if (rank != 2)
+        fail(join(p, "rank"), "a rank-" + std::to_string(rank) +
                                   " memref is not supported; A, B and C are "
                                   "rank 2");
+      arg.rank = static_cast<int>(rank);
       const OperandSpec *spec;
       if (arg.name == "a") {
         arg.operand = Operand::A;
@@ -394,9 +396,11 @@ private:
     readGrid(field(v, path, "grid"), join(path, "grid"), k);
     std::string blockPath = join(path, "block");
     k.block = readIntegers<3>(field(v, path, "block"), blockPath, 1);
+    // Saturates at 1025 without forming a product that could overflow:
+    // each extent may be as large as int64 allows.
     int64_t threads = 1;
     for (int64_t b : k.block)
-      threads = threads * b > 1024 ? 1025 : threads * b;
+      threads = b > 1024 / threads ? 1025 : threads * b;
     if (threads > 1024)
       fail(blockPath, "a block of more than 1024 threads cannot launch");
     k.dynamicSharedMemory =

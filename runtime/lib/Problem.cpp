@@ -41,7 +41,24 @@ GemmShape resolveShape(const KernelManifest &kernel,
                                  dimName(dim));
     sizes[i] = given[i] ? *given[i] : *compiled;
   }
-  return GemmShape{sizes[0], sizes[1], sizes[2]};
+  GemmShape shape{sizes[0], sizes[1], sizes[2]};
+  // Element counts and byte sizes of the matrices are products of two sizes
+  // (times at most 32 bits); bounding them here keeps every such product in
+  // int64, far above what any device holds.
+  const struct {
+    const char *matrix;
+    Dim rows, cols;
+  } matrices[] = {{"A", Dim::M, Dim::K}, {"B", Dim::K, Dim::N},
+                  {"C", Dim::M, Dim::N}};
+  for (const auto &m : matrices) {
+    int64_t rows = shape.get(m.rows), cols = shape.get(m.cols);
+    if (rows > kMaxMatrixElements / cols)
+      fail(ErrorKind::Unsupported,
+           "shape " + shape.str() + ": " + m.matrix + " would have " +
+               upperDimName(m.rows) + "*" + upperDimName(m.cols) +
+               " elements, more than 2^48");
+  }
+  return shape;
 }
 
 void checkRequirements(const KernelManifest &kernel, const GemmShape &shape) {
@@ -67,15 +84,11 @@ LaunchDims computeLaunch(const KernelManifest &kernel, const GemmShape &shape) {
   for (int i = 0; i < 3; ++i) {
     const GridExtent &extent = kernel.grid[i];
     int64_t value = extent.value;
+    // ceil(D / T): the kernel guards the partial tiles at the edges. (Not
+    // as (D + T - 1) / T, which overflows for a manifest's tile near 2^63.)
     if (extent.isTiled) {
       int64_t size = shape.get(extent.dim);
-      if (size % extent.tile != 0)
-        fail(ErrorKind::Unsupported,
-             "grid." + std::string(axes[i]) + " = " + dimName(extent.dim) +
-                 " / " + std::to_string(extent.tile) + " but " +
-                 upperDimName(extent.dim) + "=" + std::to_string(size) +
-                 " is not a multiple of " + std::to_string(extent.tile));
-      value = size / extent.tile;
+      value = size / extent.tile + (size % extent.tile != 0);
     }
     if (value > maxGrid[i])
       fail(ErrorKind::Unsupported,

@@ -277,11 +277,12 @@ Reference::Reference(const Device &device, BlasLibraries &libraries,
                      const GemmSpec &spec, const GemmShape &shape,
                      CUdeviceptr a, CUdeviceptr b, const Stream &stream)
     : spec(spec), shape(shape), a(a), b(b),
-      referencePlan(planReference(spec)) {
+      referencePlan(planReference(spec, shape)) {
   const ReferencePlan &plan = referencePlan;
   bool libraryCheck = plan.checkEngine != ReferenceEngine::OwnKernel;
   CUdeviceptr aLib = a, bLib = b;
-  if ((libraryCheck && plan.needsTNCopies) || !plan.anchorIsCheck) {
+  if ((libraryCheck && plan.needsTNCopies) ||
+      (!plan.anchorIsCheck && plan.anchorNeedsTNCopies)) {
     aLib = tnOperand(device, Operand::A, spec.a, shape, a, aCopy, stream);
     bLib = tnOperand(device, Operand::B, spec.b, shape, b, bCopy, stream);
     stream.synchronize("relaying out the operands for the library");
@@ -300,7 +301,7 @@ Reference::Reference(const Device &device, BlasLibraries &libraries,
         plan.check.writesC ? spec.alpha : 1.0,
         plan.check.writesC ? spec.beta : 0.0);
   }
-  if (!plan.anchorIsCheck) {
+  if (plan.hasAnchor && !plan.anchorIsCheck) {
     anchorOut = DeviceBuffer(device, matrixBytes(plan.anchor.outType, shape),
                              "the anchor's C");
     anchorGemm = std::make_unique<LibraryGemm>(

@@ -90,21 +90,65 @@ LibraryCall tnCall(ReferenceEngine engine, ElementType a, ElementType b,
 
 } // namespace
 
-ReferencePlan planReference(const GemmSpec &spec) {
+/// The granule a library needs M, N and K to be multiples of for `call`, or
+/// 1: cuBLAS's int8 GEMM needs multiples of 4, cuBLASLt's fp8 GEMM of 16.
+static int64_t libraryGranule(const LibraryCall &call) {
+  bool int8 = call.aType == ElementType::S8;
+  bool fp8 = call.aType == ElementType::E4M3 || call.aType == ElementType::E5M2;
+  if (call.engine == ReferenceEngine::CublasLt && fp8)
+    return 16;
+  if (int8)
+    return 4;
+  return 1;
+}
+
+static ReferencePlan planForAnySize(const GemmSpec &spec);
+
+ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape) {
+  ReferencePlan plan = planForAnySize(spec);
+  auto fits = [&](const LibraryCall &call) {
+    int64_t g = libraryGranule(call);
+    return shape.m % g == 0 && shape.n % g == 0 && shape.k % g == 0;
+  };
+  bool checkFits = plan.checkEngine == ReferenceEngine::OwnKernel ||
+                   fits(plan.check);
+  bool anchorFits = plan.hasAnchor && fits(plan.anchor);
+  if (!checkFits) {
+    // tgemm's own reference kernel takes any size.
+    plan.checkEngine = ReferenceEngine::OwnKernel;
+    plan.needsTNCopies = false;
+  }
+  if (!anchorFits) {
+    plan.hasAnchor = false;
+    plan.anchorIsCheck = false;
+    plan.anchorNeedsTNCopies = false;
+    plan.anchorNote = plan.anchor.describe() + " needs M, N and K multiples "
+                      "of " + std::to_string(libraryGranule(plan.anchor)) +
+                      "; no anchor at this size";
+  }
+  return plan;
+}
+
+static ReferencePlan planForAnySize(const GemmSpec &spec) {
   using ET = ElementType;
   ReferencePlan plan;
   ET a = spec.a.type, c = spec.c.type;
   bool tn = spec.a.layout == Layout::Row && spec.b.layout == Layout::Col;
   switch (a) {
   case ET::F16:
-    if (spec.acc == ET::F16)
-      plan.check = cublasCall(spec, ET::F16, c == ET::F16, ET::F16);
-    else
-      plan.check = cublasCall(spec, ET::F32, c != ET::BF16, ET::F32);
-    break;
   case ET::BF16:
-    plan.check = cublasCall(spec, ET::F32, c != ET::F16, ET::F32);
-    break;
+    if (spec.acc == ET::F16) {
+      plan.check = cublasCall(spec, ET::F16, c == ET::F16, ET::F16);
+      break;
+    }
+    // The check keeps f32 until tgemm's epilogue rounds once: a library
+    // writing a 16-bit C may round partial sums (split-K) on the way.
+    // The anchor is the call a cuBLAS user makes: C's type written
+    // directly where cuBLAS can (same type in and out).
+    plan.check = cublasCall(spec, ET::F32, c == ET::F32, ET::F32);
+    plan.anchor = cublasCall(spec, ET::F32, c == ET::F32 || c == a, ET::F32);
+    plan.anchorIsCheck = plan.anchor.writesC == plan.check.writesC;
+    return plan;
   case ET::F32:
   case ET::TF32:
     plan.check = cublasCall(spec, ET::TF32, c == ET::F32, ET::F32);
@@ -120,6 +164,8 @@ ReferencePlan planReference(const GemmSpec &spec) {
     plan.anchor = tnCall(ReferenceEngine::Cublas, ET::S8, ET::S8, ET::S32,
                          ET::S32);
     plan.anchorIsCheck = false;
+    // The s8 anchor reads bytes: 4-bit operands are always unpacked.
+    plan.anchorNeedsTNCopies = !tn || a == ET::S4;
     plan.anchorNote = std::string("no library computes ") +
                       elementTypeName(a) +
                       "; the anchor is cuBLAS s8 at the same size";
@@ -131,6 +177,7 @@ ReferencePlan planReference(const GemmSpec &spec) {
       plan.anchor = tnCall(ReferenceEngine::CublasLt, ET::E4M3, ET::E4M3, c,
                            ET::F32);
       plan.anchorIsCheck = false;
+      plan.anchorNeedsTNCopies = !tn;
       plan.anchorNote = "cuBLASLt has no e5m2*e5m2; the anchor is "
                         "cuBLASLt e4m3*e4m3 at the same size";
       return plan;

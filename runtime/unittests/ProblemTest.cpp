@@ -59,11 +59,14 @@ TEST(problemLaunchDims) {
   EXPECT_EQ(dims.block[0], 128u);
   EXPECT_EQ(dims.block[1], 1u);
   EXPECT_EQ(dims.dynamicSharedMemory, 61440u);
-  // A grid extent that does not divide (requires would have caught it).
+  // Partial tiles round the grid up: the kernel guards the edges.
   k.requirements.clear();
-  EXPECT_ERROR(computeLaunch(k, GemmShape{4096, 200, 64}),
-               ErrorKind::Unsupported,
-               "grid.x = n / 128 but N=200 is not a multiple of 128");
+  LaunchDims edges = computeLaunch(k, GemmShape{1000, 200, 64});
+  EXPECT_EQ(edges.grid[0], 2u); // ceil(200 / 128)
+  EXPECT_EQ(edges.grid[1], 8u); // ceil(1000 / 128)
+  LaunchDims one = computeLaunch(k, GemmShape{1, 1, 1});
+  EXPECT_EQ(one.grid[0], 1u);
+  EXPECT_EQ(one.grid[1], 1u);
   // grid.y is limited to 65535.
   EXPECT_ERROR(computeLaunch(k, GemmShape{128 * 70000, 128, 64}),
                ErrorKind::Unsupported,

@@ -132,9 +132,14 @@ GemmSpec spec(ElementType a, ElementType b, ElementType acc, ElementType c,
 }
 } // namespace
 
+ReferencePlan planFor(const GemmSpec &s,
+                      GemmShape shape = GemmShape{256, 256, 256}) {
+  return planReference(s, shape);
+}
+
 TEST(planPerPrecision) {
   using ET = ElementType;
-  ReferencePlan f16 = planReference(spec(ET::F16, ET::F16, ET::F32, ET::F32,
+  ReferencePlan f16 = planFor(spec(ET::F16, ET::F16, ET::F32, ET::F32,
                                          Layout::Col, Layout::Row));
   EXPECT_TRUE(f16.checkEngine == ReferenceEngine::Cublas);
   EXPECT_TRUE(f16.check.writesC && f16.check.computeType == ET::F32);
@@ -144,44 +149,71 @@ TEST(planPerPrecision) {
             std::string("cublas f16*f16->f32 compute 32F"));
 
   ReferencePlan bf16Out =
-      planReference(spec(ET::F16, ET::F16, ET::F32, ET::BF16));
+      planFor(spec(ET::F16, ET::F16, ET::F32, ET::BF16));
   EXPECT_TRUE(!bf16Out.check.writesC && bf16Out.check.outType == ET::F32);
 
-  ReferencePlan half = planReference(spec(ET::F16, ET::F16, ET::F16, ET::F32));
+  // bf16 C from bf16 operands: the check keeps f32 and rounds once; the
+  // anchor is cuBLAS writing bf16, as its users call it.
+  ReferencePlan bf16 = planFor(spec(ET::BF16, ET::BF16, ET::F32, ET::BF16));
+  EXPECT_TRUE(!bf16.check.writesC && bf16.check.outType == ET::F32);
+  EXPECT_TRUE(!bf16.anchorIsCheck && bf16.anchor.writesC &&
+              bf16.anchor.outType == ET::BF16 && !bf16.anchorNeedsTNCopies);
+
+  ReferencePlan half = planFor(spec(ET::F16, ET::F16, ET::F16, ET::F32));
   EXPECT_TRUE(half.check.computeType == ET::F16);
   EXPECT_TRUE(!half.check.writesC && half.check.outType == ET::F16);
-  EXPECT_TRUE(planReference(spec(ET::F16, ET::F16, ET::F16, ET::F16))
+  EXPECT_TRUE(planFor(spec(ET::F16, ET::F16, ET::F16, ET::F16))
                   .check.writesC);
 
-  ReferencePlan tf32 = planReference(spec(ET::TF32, ET::TF32, ET::F32, ET::F32));
+  ReferencePlan tf32 = planFor(spec(ET::TF32, ET::TF32, ET::F32, ET::F32));
   EXPECT_TRUE(tf32.check.computeType == ET::TF32);
   EXPECT_TRUE(tf32.check.aType == ET::F32);
   EXPECT_EQ(std::string(computeTypeName(tf32.check.computeType)),
             std::string("32F_FAST_TF32"));
 
-  ReferencePlan s8tn = planReference(spec(ET::S8, ET::S8, ET::S32, ET::S32));
+  ReferencePlan s8tn = planFor(spec(ET::S8, ET::S8, ET::S32, ET::S32));
   EXPECT_TRUE(!s8tn.needsTNCopies && s8tn.check.computeType == ET::S32);
-  ReferencePlan s8nn = planReference(
+  ReferencePlan s8nn = planFor(
       spec(ET::S8, ET::S8, ET::S32, ET::S32, Layout::Col, Layout::Row));
   EXPECT_TRUE(s8nn.needsTNCopies);
   EXPECT_TRUE(s8nn.check.aLayout == Layout::Row &&
               s8nn.check.bLayout == Layout::Col);
 
   for (ET t : {ET::U8, ET::S4}) {
-    ReferencePlan p = planReference(spec(t, t, ET::S32, ET::S32));
+    ReferencePlan p = planFor(spec(t, t, ET::S32, ET::S32));
     EXPECT_TRUE(p.checkEngine == ReferenceEngine::OwnKernel);
     EXPECT_TRUE(!p.anchorIsCheck && p.anchor.aType == ET::S8);
     EXPECT_TRUE(p.anchorNote.find("no library computes") == 0);
     EXPECT_EQ(p.describeCheck(), std::string("tgemm reference kernel"));
   }
 
-  ReferencePlan fp8 = planReference(spec(ET::E4M3, ET::E5M2, ET::F32, ET::F16,
+  ReferencePlan fp8 = planFor(spec(ET::E4M3, ET::E5M2, ET::F32, ET::F16,
                                          Layout::Col, Layout::Col));
   EXPECT_TRUE(fp8.checkEngine == ReferenceEngine::CublasLt);
   EXPECT_TRUE(fp8.needsTNCopies && fp8.check.outType == ET::F16);
   EXPECT_TRUE(fp8.check.bType == ET::E5M2);
 
-  ReferencePlan e5m2 = planReference(spec(ET::E5M2, ET::E5M2, ET::F32, ET::F32));
+  // Libraries take only some sizes: cuBLASLt's fp8 GEMM multiples of 16,
+  // cuBLAS's int8 GEMM multiples of 4. Elsewhere tgemm's own kernel checks
+  // and nothing is timed beside the kernel.
+  ReferencePlan odd = planFor(spec(ET::E4M3, ET::E4M3, ET::F32, ET::F32),
+                              GemmShape{1000, 7, 4097});
+  EXPECT_TRUE(odd.checkEngine == ReferenceEngine::OwnKernel && !odd.hasAnchor);
+  ReferencePlan oddInt8 = planFor(spec(ET::S8, ET::S8, ET::S32, ET::S32),
+                                  GemmShape{64, 64, 7});
+  EXPECT_TRUE(oddInt8.checkEngine == ReferenceEngine::OwnKernel &&
+              !oddInt8.hasAnchor && !oddInt8.needsTNCopies);
+  // The s8 anchor of a 4-bit GEMM reads unpacked copies, TN or not.
+  EXPECT_TRUE(planFor(spec(ET::S4, ET::S4, ET::S32, ET::S32))
+                  .anchorNeedsTNCopies);
+  ReferencePlan oddU8 = planFor(spec(ET::U8, ET::U8, ET::S32, ET::S32),
+                                GemmShape{1, 4096, 4096});
+  EXPECT_TRUE(!oddU8.hasAnchor && !oddU8.anchorNeedsTNCopies);
+  EXPECT_TRUE(planFor(spec(ET::S8, ET::S8, ET::S32, ET::S32),
+                      GemmShape{4096, 4096, 4096})
+                  .hasAnchor);
+
+  ReferencePlan e5m2 = planFor(spec(ET::E5M2, ET::E5M2, ET::F32, ET::F32));
   EXPECT_TRUE(e5m2.checkEngine == ReferenceEngine::OwnKernel);
   EXPECT_TRUE(e5m2.anchor.engine == ReferenceEngine::CublasLt &&
               e5m2.anchor.aType == ET::E4M3);

@@ -39,7 +39,8 @@ def TGemmLowerToWMMA : Pass<"tgemm-lower-to-wmma", "ModuleOp"> {
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TGemmLowerToPTX : Pass<"tgemm-lower-to-ptx", "ModuleOp"> {
@@ -83,7 +84,8 @@ def TGemmLowerToPTX : Pass<"tgemm-lower-to-ptx", "ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // TGEMM_CONVERSION_PASSES_TD

@@ -81,10 +81,31 @@ void forEachTileChunk(
 
 /// A synchronous global->shared tile copy: every thread loads its 16-byte
 /// chunks (all loads of a round before its stores) and stores them where
-/// `ring` places them in the stage at `stageBase`.
+/// `ring` places them in the stage at `stageBase`. The tile must lie inside
+/// `src` with 16-byte aligned rows (see `isWholeAlignedTile`).
 void emitSyncTileCopy(OpBuilder &b, Location loc, Value src, Value row,
                       Value col, Value stageBase, const RingLayout &ring,
                       int64_t tileRows, int64_t threads);
+
+/// Whether every row of the rank-2 memref `src` starts on a 16-byte
+/// boundary (aligned base, offset and row stride). An i1, uniform.
+Value hasAlignedRows(OpBuilder &b, Location loc, Value src);
+
+/// Whether the `rows` x `cols` tile at (row, col) of the rank-2 memref `src`
+/// lies wholly inside it and every row of it starts on a 16-byte boundary:
+/// then 16-byte vector accesses need no guard. An i1, the same for every
+/// thread of the block.
+Value isWholeAlignedTile(OpBuilder &b, Location loc, Value src, Value row,
+                         Value col, int64_t rows, int64_t cols);
+
+/// The copy of a tile that may cross `src`'s edges or have unaligned rows:
+/// a 16-byte chunk wholly inside an aligned `src` is loaded whole; any other
+/// is loaded element by element under a mask, elements outside `src`
+/// reading as zero; the chunk is stored to shared memory whole. Elements of sub-byte types are loaded in whole bytes (rows of
+/// such operands must start on byte boundaries).
+void emitGuardedTileCopy(OpBuilder &b, Location loc, Value src, Value row,
+                         Value col, Value stageBase, const RingLayout &ring,
+                         int64_t tileRows, int64_t threads);
 
 int64_t getElementBits(Type type);
 
@@ -117,13 +138,15 @@ Value getScratchPointer(OpBuilder &b, Location loc,
                         const SharedMemoryPlan &plan, gpu::GPUModuleOp module,
                         Value offset);
 
-/// The epilogue for one vector of accumulator values: `dst` (global) gets
-/// `alpha * acc + beta * dst` in C's element type, with one vector store
-/// (`dst` is read only when beta is not 0). Floating accumulators are
-/// scaled in f32, integer ones in i32.
+/// The epilogue for one vector of accumulator values, the row-contiguous
+/// elements (row, col ...) of the rank-2 memref `dst`: they get
+/// `alpha * acc + beta * dst` in C's element type (`dst` is read only when
+/// beta is not 0). Floating accumulators are scaled in f32, integer ones in
+/// i32. Where `whole` (an i1) holds, one aligned vector store; elsewhere
+/// element by element, skipping elements outside `dst`.
 void storeEpilogueVector(OpBuilder &b, Location loc, Value acc, Value dst,
-                         double alpha, double beta, Type cElement,
-                         int64_t alignment);
+                         Value row, Value col, double alpha, double beta,
+                         int64_t alignment, Value whole);
 
 } // namespace mlir::tgemm
 

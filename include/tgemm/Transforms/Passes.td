@@ -36,7 +36,7 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
   let description = [{
     Replaces every `tgemm.matmul` with a `gpu.launch_func` of a new kernel in
     its own `gpu.module`, and marks the module `gpu.container_module`. The
-    launch records the grid (N / BN x M / BM blocks), the block (32 x warps
+    launch records the grid (ceil(N / BN) x ceil(M / BM) blocks), the block (32 x warps
     threads) and the dynamic shared memory, and carries the launch manifest
     (`tgemm.manifest`, see docs/manifest.md).
 
@@ -47,8 +47,11 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     `tgemm.wait_copies`, `gpu.barrier`) while the warps multiply the oldest
     one (`tgemm.mma_tile`); `tgemm.store_tile` applies the epilogue.
 
-    M, N and K must be multiples of the block tile: a static size that is not
-    is an error; for dynamic sizes the manifest's `requires` says so.
+    Any M, N, K >= 1 work: edge blocks own partial tiles, the last k-tile is
+    partial, and the tile ops' semantics (zeros read outside an operand,
+    nothing written outside C) make the lowerings guard them. 4-bit operands
+    need an even K (a static odd K is an error; for dynamic sizes the
+    manifest's `requires` says so).
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

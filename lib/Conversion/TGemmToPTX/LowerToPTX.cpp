@@ -123,11 +123,104 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
+    if (op.getInBounds()) {
+      emitWholeCopy(rewriter, loc, op, adaptor, stageBase, ring);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value whole = isWholeAlignedTile(rewriter, loc, adaptor.getSrc(),
+                                     adaptor.getRow(), adaptor.getCol(), rows,
+                                     op.getDst().getType().getCols());
+    // Tiles inside the operand with aligned rows (all of them when the
+    // sizes are tile multiples) take the fast copy; the others are loaded
+    // element by element under a mask, zero outside the operand.
+    scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location) {
+          emitWholeCopy(b, loc, op, adaptor, stageBase, ring);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &b, Location) {
+          emitEdgeCopy(b, loc, op, adaptor, stageBase, ring);
+          scf::YieldOp::create(b, loc);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  /// A tile at an edge of its operand. With aligned rows and cp.async,
+  /// every chunk stays one cp.async whose source size counts the bytes
+  /// inside the operand (0 to 16); the hardware fills the rest with zeros.
+  /// Otherwise, the masked element-wise copy.
+  void emitEdgeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
+                    OpAdaptor adaptor, Value stageBase,
+                    const RingLayout &ring) const {
+    int64_t rows = op.getDst().getType().getRows();
+    auto guarded = [&](OpBuilder &b) {
+      emitGuardedTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
+                          adaptor.getCol(), stageBase, ring, rows,
+                          info.threads);
+    };
+    if (!op.getAsync() || !info.options.asyncCopy) {
+      guarded(rewriter);
+      return;
+    }
+    Value src = adaptor.getSrc();
+    scf::IfOp::create(
+        rewriter, loc, hasAlignedRows(rewriter, loc, src),
+        [&](OpBuilder &b, Location) {
+          int64_t elementsPerChunk = 128 / ring.elementBits;
+          Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+          forEachTileChunk(
+              b, loc, rows, ring.rowBytes / 16, info.threads, tid,
+              [&](OpBuilder &cb, Value r, Value chunk, bool) {
+                IndexMath m{cb, loc};
+                Value row = m.add(adaptor.getRow(), r);
+                Value col = m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk));
+                Value rowsIn = memref::DimOp::create(cb, loc, src, 0);
+                Value colsIn = memref::DimOp::create(cb, loc, src, 1);
+                // Bytes of the chunk inside the operand: 0 past its last
+                // row or column, up to 16.
+                Value left = arith::SubIOp::create(
+                    cb, loc, arith::MaxUIOp::create(cb, loc, colsIn, col), col);
+                Value bytes = arith::MinUIOp::create(
+                    cb, loc, m.div(m.mul(left, ring.elementBits), 8), m.c(16));
+                Value inside = m.lt(row, rowsIn);
+                bytes = arith::SelectOp::create(cb, loc, inside, bytes, m.c(0));
+                // A source address that is valid even when nothing is read.
+                Value any = arith::CmpIOp::create(
+                    cb, loc, arith::CmpIPredicate::ne, bytes, m.c(0));
+                Value safeRow = arith::SelectOp::create(cb, loc, any, row, m.c(0));
+                Value safeCol = arith::SelectOp::create(cb, loc, any, col, m.c(0));
+                Value from =
+                    getGlobalElementPointer(cb, loc, src, safeRow, safeCol);
+                Value to = offsetSharedPointer(
+                    cb, loc, stageBase, ring.chunkOffset(cb, loc, r, chunk));
+                PtxBuilder ptx(cb, loc);
+                std::string dst = ptx.input(sharedAddress32(cb, loc, to), "r");
+                std::string srcAddr = ptx.input(
+                    LLVM::PtrToIntOp::create(cb, loc, cb.getI64Type(), from),
+                    "l");
+                std::string size = ptx.input(m.toI32(bytes), "r");
+                ptx.emit("cp.async.cg.shared.global [" + dst + "], [" +
+                         srcAddr + "], 16, " + size + ";");
+              });
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &b, Location) {
+          guarded(b);
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
+  void emitWholeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
+                     OpAdaptor adaptor, Value stageBase,
+                     const RingLayout &ring) const {
+    int64_t rows = op.getDst().getType().getRows();
     if (!op.getAsync() || !info.options.asyncCopy) {
       emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
                        adaptor.getCol(), stageBase, ring, rows, info.threads);
-      rewriter.eraseOp(op);
-      return success();
+      return;
     }
     int64_t elementsPerChunk = 128 / ring.elementBits;
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
@@ -147,8 +240,6 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
           ptx.emit("cp.async.cg.shared.global [" + to + "], [" + from +
                    "], 16;");
         });
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -438,6 +529,12 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
     Value slab = getScratchPointer(rewriter, loc, info.plan, info.module,
                                    im.mul(warp, 16 * info.slabPitch));
     Value mask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
+    // A null `whole` stores every vector unguarded.
+    Value whole = op.getInBounds()
+                      ? Value()
+                      : isWholeAlignedTile(rewriter, loc, adaptor.getDst(),
+                                           adaptor.getRow(), adaptor.getCol(),
+                                           accType.getRows(), accType.getCols());
     // Accumulator registers 2r, 2r + 1 are row g + 8r, columns 2t, 2t + 1;
     // packed f16x2 registers hold both columns in one.
     int64_t pairsPerReg = accElement.isF16() ? 2 : 1;
@@ -482,12 +579,11 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
             Value v = LLVM::LoadOp::create(
                 b, loc, VectorType::get({perVector}, accElement), from,
                 std::min<int64_t>(16, perVector * accBytes));
-            Value to = getGlobalElementPointer(
-                b, loc, adaptor.getDst(),
+            storeEpilogueVector(
+                b, loc, v, adaptor.getDst(),
                 m.add(adaptor.getRow(), m.add(row, fm * atom.m())),
-                m.add(adaptor.getCol(), col));
-            storeEpilogueVector(b, loc, v, to, op.getAlphaValue(),
-                                op.getBetaValue(), cElement, 16);
+                m.add(adaptor.getCol(), col), op.getAlphaValue(),
+                op.getBetaValue(), 16, whole);
           });
       // The next 16 rows overwrite the slab.
       NVVM::SyncWarpOp::create(rewriter, loc, mask);

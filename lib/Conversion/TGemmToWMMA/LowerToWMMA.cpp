@@ -268,9 +268,33 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
-    emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
-                     adaptor.getCol(), stageBase, ring,
-                     op.getDst().getType().getRows(), info.threads);
+    SmemType type = op.getDst().getType();
+    if (op.getInBounds()) {
+      emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
+                       adaptor.getCol(), stageBase, ring, type.getRows(),
+                       info.threads);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value whole = isWholeAlignedTile(rewriter, loc, adaptor.getSrc(),
+                                     adaptor.getRow(), adaptor.getCol(),
+                                     type.getRows(), type.getCols());
+    // Tiles inside the operand with aligned rows (all of them when the
+    // sizes are tile multiples) take the unguarded copy.
+    scf::IfOp::create(
+        rewriter, loc, whole,
+        [&](OpBuilder &b, Location) {
+          emitSyncTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
+                           adaptor.getCol(), stageBase, ring, type.getRows(),
+                           info.threads);
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &b, Location) {
+          emitGuardedTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
+                              adaptor.getCol(), stageBase, ring,
+                              type.getRows(), info.threads);
+          scf::YieldOp::create(b, loc);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -393,6 +417,12 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
     int64_t accAlign = std::min<int64_t>(16, perLane * accBytes);
     int64_t cAlign = std::min<int64_t>(16, perLane * cBytes);
 
+    // A null `whole` stores every vector unguarded.
+    Value whole = op.getInBounds()
+                      ? Value()
+                      : isWholeAlignedTile(rewriter, loc, adaptor.getDst(),
+                                           adaptor.getRow(), adaptor.getCol(),
+                                           accType.getRows(), accType.getCols());
     SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
     int regs = atom.regsAcc();
     for (int64_t fm = 0; fm < fragsM; ++fm) {
@@ -402,12 +432,11 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
         NVVM::SyncWarpOp::create(rewriter, loc, mask);
         Value v = LLVM::LoadOp::create(rewriter, loc, vec(accElement),
                                        laneScratch, accAlign);
-        Value dst = getGlobalElementPointer(
-            rewriter, loc, adaptor.getDst(),
+        storeEpilogueVector(
+            rewriter, loc, v, adaptor.getDst(),
             im.add(adaptor.getRow(), im.add(rowInFrag, fm * atom.m())),
-            im.add(adaptor.getCol(), im.add(colInFrag, fn * atom.n())));
-        storeEpilogueVector(rewriter, loc, v, dst, op.getAlphaValue(),
-                            op.getBetaValue(), cElement, cAlign);
+            im.add(adaptor.getCol(), im.add(colInFrag, fn * atom.n())),
+            op.getAlphaValue(), op.getBetaValue(), cAlign, whole);
         // The next fragment overwrites the scratch tile.
         NVVM::SyncWarpOp::create(rewriter, loc, mask);
       }

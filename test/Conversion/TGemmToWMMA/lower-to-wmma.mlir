@@ -3,7 +3,9 @@
 // tgemm-lower-to-wmma, per precision: fragment loads, mma and stores with
 // the instruction's shape, types and layouts; synchronous 16-byte copies;
 // the launch's shared memory and manifest completed. Each case is one warp
-// with a 32x32 accumulator, so the fragment counts are small.
+// with a 32x32 accumulator, so the fragment counts are small. (The kernel
+// holds the main loop twice, for whole tiles and for any size; the checks
+// follow the first.)
 
 // f16 -> f32, A row / B col. Rings: 2 stages x 32 rows x (32 + 16 padding)
 // bytes = 3072 each; then 1 warp x 16x16 f32 scratch = 1024: 7168 bytes.
@@ -88,6 +90,7 @@ func.func @bf16(%a: memref<64x64xbf16>, %b: memref<64x64xbf16>, %c: memref<64x64
 // CHECK-COUNT-2: nvvm.wmma.load {{.*}} frag = #nvvm.mma_frag<b>, k = 8
 // CHECK-COUNT-4: nvvm.wmma.mma {{.*}} k = 8 : i32
 // CHECK-NOT: nvvm.wmma.mma
+// CHECK: scf.yield
 func.func @tf32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       config(<block = [32, 32, 16], warps = [1, 1], stages = 2>)

@@ -17,6 +17,9 @@
 
 namespace tgemm::runtime {
 
+/// The most elements a matrix of a resolved shape has (2^48).
+constexpr int64_t kMaxMatrixElements = int64_t(1) << 48;
+
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0;
 
@@ -32,7 +35,8 @@ struct GemmShape {
 /// Reconciles sizes from the command line (nullopt: not given) with the
 /// sizes the kernel was compiled for: a static size is used when none is
 /// given and must match when one is. Throws Error(Usage) for a missing
-/// dynamic size, Error(Unsupported) for a static size mismatch.
+/// dynamic size, Error(Unsupported) for a static size mismatch or a matrix
+/// of more than kMaxMatrixElements elements.
 GemmShape resolveShape(const KernelManifest &kernel,
                        std::optional<int64_t> m, std::optional<int64_t> n,
                        std::optional<int64_t> k);

@@ -4,14 +4,18 @@
 // times next to it (the "anchor"), decided from the manifest alone:
 //
 //   A*B        check reference                        anchor (timed)
-//   f16, bf16  cublasGemmEx, compute 32F (16F for     the same call
-//              acc f16), manifest layouts
+//   f16, bf16  cublasGemmEx, compute 32F (16F for     the same call, but
+//              acc f16), manifest layouts; a 16-bit   writing C's type
+//              C from an f32 accumulator is written
+//              as f32 and rounded by tgemm's epilogue
 //   tf32/f32   cublasGemmEx, compute 32F_FAST_TF32    the same call
 //   s8         cublasGemmEx, compute 32I, on "TN"     the same call
 //              copies (A row, B col) if needed
 //   e4m3/e5m2  cublasLtMatmul, compute 32F, "TN"      the same call
 //   u8, s4     tgemm's reference kernel               cuBLAS s8 TN, same size
 //   e5m2*e5m2  tgemm's reference kernel               cuBLASLt e4m3 TN
+//   fp8 at sizes that are not multiples of 16 (cuBLASLt has no fp8
+//              algorithm there): tgemm's reference kernel, no anchor
 //
 // When the library cannot write C's type directly (e.g. f16 inputs with a
 // bf16 C), it writes its accumulator type to a scratch matrix and a small
@@ -77,9 +81,12 @@ struct ReferencePlan {
   /// row and B in col layout), because the library needs "TN".
   bool needsTNCopies = false;
 
-  /// What is timed next to the kernel.
+  /// What is timed next to the kernel, if anything.
+  bool hasAnchor = true;
   LibraryCall anchor;
   bool anchorIsCheck = true;
+  /// Whether a separate anchor reads "TN" copies of the operands.
+  bool anchorNeedsTNCopies = false;
   /// Why the anchor computes something else (empty when it does not).
   std::string anchorNote;
 
@@ -87,7 +94,7 @@ struct ReferencePlan {
   std::string describeCheck() const;
 };
 
-ReferencePlan planReference(const GemmSpec &spec);
+ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape);
 
 /// The cuBLAS compute-type name, e.g. "32F_FAST_TF32".
 const char *computeTypeName(ElementType computeType);

@@ -124,6 +124,11 @@ def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
     waited for that group. Without it, the copy is complete on return (for
     the issuing thread; a barrier makes it visible to the block).
 
+    Elements of the tile outside `src` are stored as zeros. With
+    `in_bounds`, the producer guarantees that the tile lies wholly inside
+    `src` and that each of its rows starts on a 16-byte boundary (the copy
+    granularity of the op verifier's row rule), so no guard is needed.
+
     ```mlir
     tgemm.copy_tile %A[%m0, %k0], %sa[%stage] async
         : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
@@ -131,10 +136,10 @@ def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
   }];
   let arguments = (ins Arg<TGemm_TileMemRef, "", [MemRead]>:$src, Index:$row,
                        Index:$col, TGemm_SmemType:$dst, Index:$stage,
-                       UnitAttr:$async);
+                       UnitAttr:$async, UnitAttr:$in_bounds);
   let assemblyFormat = [{
     $src `[` $row `,` $col `]` `,` $dst `[` $stage `]` (`async` $async^)?
-    attr-dict `:` type($src) `,` type($dst)
+    (`in_bounds` $in_bounds^)? attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
 }
@@ -211,6 +216,9 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
     The warp writes `dst[row + i, col + j] = alpha * acc[i, j] +
     beta * dst[row + i, col + j]`, converted to the element type of `dst`.
     `alpha` defaults to 1 and `beta` to 0 (then `dst` is not read).
+    Elements outside `dst` are neither read nor written; with `in_bounds`
+    the producer guarantees there are none and that `dst`'s rows start on
+    16-byte boundaries.
 
     ```mlir
     tgemm.store_tile %acc, %C[%m0, %n0] alpha(1.0)
@@ -220,11 +228,12 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
   let arguments = (ins TGemm_AccumulatorType:$acc,
                        Arg<TGemm_TileMemRef, "", [MemRead, MemWrite]>:$dst,
                        Index:$row, Index:$col,
-                       OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta);
+                       OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta,
+                       UnitAttr:$in_bounds);
   let assemblyFormat = [{
     $acc `,` $dst `[` $row `,` $col `]`
     (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
-    attr-dict `:` type($acc) `,` type($dst)
+    (`in_bounds` $in_bounds^)? attr-dict `:` type($acc) `,` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{

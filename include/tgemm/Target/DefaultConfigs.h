@@ -1,0 +1,39 @@
+//===- DefaultConfigs.h - Default tile configs per precision ----*- C++ -*-===//
+//
+// The tile config tgemm uses when the user asks for none: one sound choice
+// per precision (A/B element kind and accumulator), valid on every chip that
+// has an instruction for the precision and through every lowering that
+// computes it. Front ends that build `tgemm.matmul` themselves (the Python
+// problem builder, importers) take their default from here so that all of
+// them agree.
+//
+// Plain C++ (no MLIR), like InstructionFacts.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_TARGET_DEFAULTCONFIGS_H
+#define TGEMM_TARGET_DEFAULTCONFIGS_H
+
+#include "tgemm/Target/InstructionFacts.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace tgemm {
+
+/// The fields of `#tgemm.config`.
+struct TileConfig {
+  std::array<int64_t, 3> block; // BM, BN, BK
+  std::array<int64_t, 2> warps; // WM, WN
+  int64_t stages;
+  int64_t raster = 1;
+};
+
+/// The default tile for `a` x `b` accumulated in `acc`, or std::nullopt when
+/// no instruction computes that combination (see legalAccumulators()).
+std::optional<TileConfig> defaultConfig(ElemKind a, ElemKind b, ElemKind acc);
+
+} // namespace tgemm
+
+#endif // TGEMM_TARGET_DEFAULTCONFIGS_H

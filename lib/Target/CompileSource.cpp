@@ -1,0 +1,122 @@
+//===- CompileSource.cpp - MLIR text to PTX, cubin and manifest -----------===//
+
+#include "tgemm/Target/CompileSource.h"
+
+#include "tgemm/InitTGemm.h"
+#include "tgemm/Pipelines/Pipelines.h"
+#include "tgemm/Target/Artifacts.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+/// The same dialects, extensions and translations as tgemm-opt, so that any
+/// input tgemm-opt accepts compiles here too.
+static DialectRegistry makeRegistry() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  // gpu-module-to-binary translates through LLVM IR.
+  registerAllToLLVMIRTranslations(registry);
+  mlir::tgemm::registerTGemmDialects(registry);
+  return registry;
+}
+
+namespace tgemm {
+
+CompileResult compileSource(const std::string &source,
+                            const CompileOptions &options) {
+  CompileResult result;
+  llvm::raw_string_ostream diagnostics(result.diagnostics);
+
+  mlir::tgemm::PipelineOptions pipeline;
+  if (options.lowering == "wmma") {
+    pipeline.lowering = mlir::tgemm::Lowering::Wmma;
+  } else if (options.lowering == "ptx") {
+    pipeline.lowering = mlir::tgemm::Lowering::Ptx;
+  } else {
+    diagnostics << "error: unknown lowering '" << options.lowering
+                << "'; expected wmma or ptx\n";
+    return result;
+  }
+  if (options.optLevel > 3) {
+    diagnostics << "error: optimization level " << options.optLevel
+                << " is not one of 0, 1, 2, 3\n";
+    return result;
+  }
+  pipeline.chip = options.chip;
+  pipeline.stages = options.stages;
+  pipeline.asyncCopy = options.asyncCopy;
+  pipeline.ldmatrix = options.ldmatrix;
+  pipeline.swizzle = options.swizzle;
+  pipeline.padding = options.padding;
+  pipeline.optLevel = options.optLevel;
+
+  // One thread: a GEMM source has few kernel modules, and a context without
+  // a thread pool is cheap to create for every call.
+  MLIRContext context(makeRegistry(), MLIRContext::Threading::DISABLED);
+  // The failing op's full IR is no help to someone who wrote a tgemm.matmul;
+  // the location and source line are.
+  context.printOpOnDiagnostic(false);
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(source, options.sourceName),
+      llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagnostics);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return result;
+
+  PassManager pm(&context, ModuleOp::getOperationName());
+  mlir::tgemm::buildPipeline(pm, pipeline);
+  if (failed(pm.run(*module)))
+    return result;
+
+  auto compiled = mlir::tgemm::collectCompiledModules(*module);
+  if (failed(compiled))
+    return result;
+  FailureOr<std::string> manifest =
+      mlir::tgemm::buildManifestJson(*module, *compiled);
+  if (failed(manifest))
+    return result;
+
+  std::string ptxas;
+  if (options.emitCubin) {
+    ptxas = mlir::tgemm::findPtxas(options.ptxas);
+    if (ptxas.empty()) {
+      emitError(module->getLoc())
+          << "ptxas not found (looked in CUDA_HOME, /usr/local/cuda/bin and "
+             "PATH); give its path";
+      return result;
+    }
+  }
+  for (const mlir::tgemm::CompiledModule &m : *compiled) {
+    CompiledArtifact artifact{m.name, m.chip, m.ptx.str(), ""};
+    if (options.emitCubin) {
+      FailureOr<std::string> cubin =
+          mlir::tgemm::assembleCubin(module->getLoc(), m, ptxas);
+      if (failed(cubin))
+        return result;
+      artifact.cubin = std::move(*cubin);
+    }
+    result.modules.push_back(std::move(artifact));
+  }
+  result.manifestJson = std::move(*manifest);
+  result.success = true;
+  return result;
+}
+
+} // namespace tgemm

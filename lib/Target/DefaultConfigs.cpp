@@ -1,0 +1,46 @@
+//===- DefaultConfigs.cpp - Default tile configs per precision ------------===//
+
+#include "tgemm/Target/DefaultConfigs.h"
+
+using namespace tgemm;
+
+std::optional<TileConfig> tgemm::defaultConfig(ElemKind a, ElemKind b,
+                                               ElemKind acc) {
+  // An f32 operand is computed as TF32; the facts name it so.
+  auto operand = [](ElemKind k) {
+    return k == ElemKind::F32 ? ElemKind::TF32 : k;
+  };
+  a = operand(a);
+  b = operand(b);
+  if (lookupMmaAnyFamily(a, b, acc).empty())
+    return std::nullopt;
+  // Every config has a 128x128 block tile and a block K of 64 bytes per
+  // row, so each stage moves 16 KiB and the ptx lowering's XOR swizzle
+  // applies. The stage counts keep the rings, with the WMMA lowering's
+  // padding and epilogue scratch, within the 99 KiB of sm_86 and sm_89: the
+  // default compiles for every chip that has the instruction.
+  switch (a) {
+  case ElemKind::F16:
+  case ElemKind::BF16:
+    return TileConfig{{128, 128, 32}, {2, 2}, 3};
+  case ElemKind::TF32:
+    // Rows as wide in bytes as f16's; a fourth stage (64 KiB of rings)
+    // still fits every chip and keeps one more k-tile in flight.
+    return TileConfig{{128, 128, 16}, {2, 2}, 4};
+  case ElemKind::S8:
+  case ElemKind::U8:
+    return TileConfig{{128, 128, 64}, {2, 2}, 3};
+  case ElemKind::S4:
+    // mma.sync's s4 shape is k64 and wmma's is k32; 128 is a multiple of
+    // both and fills 64-byte rows.
+    return TileConfig{{128, 128, 128}, {2, 2}, 3};
+  case ElemKind::E4M3:
+  case ElemKind::E5M2:
+    // Eight warps, as in the fp8 examples measured in README.md.
+    return TileConfig{{128, 128, 64}, {2, 4}, 3};
+  case ElemKind::F32:
+  case ElemKind::S32:
+    break;
+  }
+  return std::nullopt;
+}

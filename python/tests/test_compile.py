@@ -1,0 +1,175 @@
+"""tgemm.compile: every precision through every lowering that computes it,
+the PTX instructions each produces, the manifest, the pipeline options and
+cubins."""
+
+import json
+import os
+
+import pytest
+
+import tgemm
+from conftest import EXAMPLES, needs_extension, needs_ptxas
+
+pytestmark = needs_extension
+
+# example, chip, the mma instruction of the ptx lowering, and of the wmma
+# lowering (None: WMMA has no instruction for fp8).
+PRECISIONS = [
+    ("gemm-f16-f32.mlir", "sm_90",
+     "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+     "wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"),
+    ("gemm-f16-f16.mlir", "sm_80",
+     "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16",
+     "wmma.mma.sync.aligned.row.col.m16n16k16.f16.f16"),
+    ("gemm-bf16-f32.mlir", "sm_86",
+     "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+     "wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f32"),
+    ("gemm-tf32-f32.mlir", "sm_90",
+     "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+     "wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32"),
+    ("gemm-s8-s32.mlir", "sm_89",
+     "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+     "wmma.mma.sync.aligned.row.col.m16n16k16.s32.s8.s8.s32"),
+    ("gemm-u8-s32.mlir", "sm_90",
+     "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
+     "wmma.mma.sync.aligned.row.col.m16n16k16.s32.u8.u8.s32"),
+    ("gemm-s4-s32.mlir", "sm_90",
+     "mma.sync.aligned.m16n8k64.row.col.s32.s4.s4.s32",
+     "wmma.mma.sync.aligned.row.col.m8n8k32.s32.s4.s4.s32"),
+    ("gemm-e4m3-f32.mlir", "sm_89",
+     "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", None),
+    ("gemm-e5m2-f32.mlir", "sm_90",
+     "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32", None),
+]
+
+
+@pytest.mark.parametrize("name,chip,mma,wmma", PRECISIONS,
+                         ids=[p[0][5:-5] for p in PRECISIONS])
+def test_ptx_lowering(example, name, chip, mma, wmma):
+    kernel = tgemm.compile(example(name), "ptx", chip, source_name=name)
+    ptx = kernel.ptx
+    assert ".target " + chip in ptx
+    assert mma in ptx
+    assert "cp.async.cg.shared.global" in ptx
+    assert "ldmatrix.sync.aligned" in ptx
+    assert "wmma." not in ptx
+    [entry] = kernel.kernels
+    assert entry["lowering"] == "ptx" and entry["chip"] == chip
+    assert ".entry " + entry["name"] in ptx
+    assert kernel.cubin is None
+
+
+@pytest.mark.parametrize("name,chip,mma,wmma",
+                         [p for p in PRECISIONS if p[3]],
+                         ids=[p[0][5:-5] for p in PRECISIONS if p[3]])
+def test_wmma_lowering(example, name, chip, mma, wmma):
+    kernel = tgemm.compile(example(name), "wmma", chip, source_name=name)
+    assert wmma in kernel.ptx
+    assert "cp.async" not in kernel.ptx
+    assert "ldmatrix" not in kernel.ptx
+    assert kernel.kernels[0]["lowering"] == "wmma"
+
+
+def test_manifest_fields(example):
+    kernel = tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90")
+    manifest = kernel.manifest
+    assert manifest["version"] == 1
+    [k] = manifest["kernels"]
+    assert k["name"] == "gemm_f16_f32_kernel"
+    assert k["module"] == "gemm_f16_f32_module"
+    assert k["problem"] == {"m": 4096, "n": 4096, "k": 4096}
+    assert k["a"] == {"type": "f16", "layout": "row"}
+    assert k["b"] == {"type": "f16", "layout": "col"}
+    assert k["c"] == {"type": "f32", "layout": "row"}
+    assert k["acc"] == "f32"
+    assert (k["alpha"], k["beta"]) == (1.0, 0.0)
+    assert k["config"]["block"] == [128, 128, 32]
+    assert k["config"]["warps"] == [2, 2]
+    assert k["config"]["stages"] == 3
+    assert k["block"] == [128, 1, 1]
+    assert len(k["grid"]) == 3
+    assert k["dynamic_shared_memory"] > 0
+    assert [a["name"] for a in k["args"]] == ["a", "b", "c"]
+    assert all(a["kind"] == "memref" and a["rank"] == 2 for a in k["args"])
+    # The same JSON tgemm-translate writes (docs/manifest.md).
+    assert json.loads(kernel.manifest_json()) == manifest
+
+
+def test_dynamic_manifest(example):
+    kernel = tgemm.compile(example("gemm-f16-dynamic-epilogue.mlir"), "wmma",
+                           "sm_89")
+    [k] = kernel.kernels
+    assert k["problem"] == {"m": None, "n": None, "k": None}
+    assert (k["alpha"], k["beta"]) == (0.5, 2.0)
+    assert (k["a"]["layout"], k["b"]["layout"]) == ("row", "row")
+
+
+def test_pipeline_options(example):
+    source = example("gemm-f16-f32.mlir")
+    sync = tgemm.compile(source, "ptx", "sm_90", async_copy=False)
+    assert "cp.async" not in sync.ptx
+    assert "ld.global.v4" in sync.ptx
+    no_ldmatrix = tgemm.compile(source, "ptx", "sm_90", ldmatrix=False)
+    assert "ldmatrix" not in no_ldmatrix.ptx
+    two = tgemm.compile(source, "ptx", "sm_90", stages=2)
+    assert two.kernels[0]["config"]["stages"] == 2
+    assert "cp.async.wait_group 1;" not in two.ptx
+    xor = tgemm.compile(source, "ptx", "sm_90")
+    pad = tgemm.compile(source, "ptx", "sm_90", swizzle="pad", padding=16)
+    # Padded rows take more shared memory than the XOR swizzle.
+    assert pad.kernels[0]["dynamic_shared_memory"] > \
+        xor.kernels[0]["dynamic_shared_memory"]
+
+
+def test_bytes_source(example):
+    kernel = tgemm.compile(example("gemm-s8-s32.mlir").encode(), "ptx")
+    assert kernel.chip == "sm_90" and kernel.lowering == "ptx"
+
+
+def test_several_modules():
+    source = tgemm.matmul_ir(128, 128, 64, name="first") + \
+        tgemm.matmul_ir(128, 128, 64, a="bf16", name="second")
+    kernel = tgemm.compile(source)
+    assert [m.name for m in kernel.modules] == ["first_module",
+                                                 "second_module"]
+    assert [k["name"] for k in kernel.kernels] == ["first_kernel",
+                                                    "second_kernel"]
+    with pytest.raises(ValueError, match="2 kernel modules"):
+        kernel.ptx
+
+
+def test_write(tmp_path, example):
+    kernel = tgemm.compile(example("gemm-f16-f32.mlir"))
+    written = kernel.write(tmp_path / "k")
+    assert written == {"ptx": [str(tmp_path / "k.ptx")], "cubin": [],
+                       "manifest": str(tmp_path / "k.json")}
+    assert (tmp_path / "k.ptx").read_text() == kernel.ptx
+    assert json.loads((tmp_path / "k.json").read_text()) == kernel.manifest
+
+
+@needs_ptxas
+def test_cubin(tmp_path, example):
+    kernel = tgemm.compile(example("gemm-s8-s32.mlir"), "wmma", "sm_86",
+                           emit_cubin=True)
+    assert kernel.cubin.startswith(b"\x7fELF")
+    written = kernel.write(tmp_path / "k")
+    assert written["cubin"] == [str(tmp_path / "k.cubin")]
+    assert (tmp_path / "k.cubin").read_bytes() == kernel.cubin
+
+
+def test_compile_file():
+    path = os.path.join(EXAMPLES, "gemm-bf16-f32.mlir")
+    kernel = tgemm.compile_file(path, "wmma", "sm_80")
+    assert "bf16" in kernel.ptx
+
+
+def test_threads(example):
+    # The extension releases the GIL while compiling; each call has its own
+    # MLIR context, so concurrent compilations are independent.
+    from concurrent.futures import ThreadPoolExecutor
+    sources = [example(p[0]) for p in PRECISIONS[:4]]
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(lambda s: tgemm.compile(s, "ptx", "sm_90"),
+                                sources))
+    for kernel, (_, _, mma, _) in zip(kernels, PRECISIONS[:4]):
+        assert mma in kernel.ptx

@@ -1,0 +1,118 @@
+"""Everything MLIR rejects comes back as tgemm.CompileError carrying the
+located diagnostic, never as a crash."""
+
+import random
+
+import pytest
+
+import tgemm
+from conftest import needs_extension
+
+pytestmark = needs_extension
+
+
+def compile_error(*args, **kwargs):
+    with pytest.raises(tgemm.CompileError) as info:
+        tgemm.compile(*args, **kwargs)
+    assert str(info.value) == info.value.diagnostics
+    return info.value.diagnostics
+
+
+def test_syntax_error():
+    text = compile_error("func.func @f() {\n  tgemm.matmul\n}\n",
+                         source_name="broken.mlir")
+    # file:line:col, the message and the source line with a caret.
+    assert text.startswith("broken.mlir:2:15: error:")
+    assert "  tgemm.matmul\n" in text and "^" in text
+
+
+def test_verifier_error():
+    source = tgemm.matmul_ir(256, 256, 256, config={
+        "block": [128, 32, 32], "warps": [2, 4], "stages": 3})
+    text = compile_error(source, source_name="tile.mlir")
+    assert "tile.mlir:2:3: error: 'tgemm.matmul' op warp tile N" in text
+
+
+def test_fp8_with_wmma(example):
+    text = compile_error(example("gemm-e4m3-f32.mlir"), "wmma", "sm_90",
+                         source_name="gemm-e4m3-f32.mlir")
+    assert "gemm-e4m3-f32.mlir:5:3: error:" in text
+    assert "no wmma instruction for 'f8E4M3FN'" in text
+
+
+def test_fp8_needs_sm89(example):
+    text = compile_error(example("gemm-e5m2-f32.mlir"), "ptx", "sm_80")
+    assert "needs sm_89 or newer; the target is sm_80" in text
+
+
+def test_unknown_chip(example):
+    text = compile_error(example("gemm-f16-f32.mlir"), "ptx", "sm_75")
+    assert "error: unknown chip 'sm_75'; known chips: sm_80, sm_86, sm_89, " \
+        "sm_90" in text
+
+
+def test_unknown_lowering(example):
+    text = compile_error(example("gemm-f16-f32.mlir"), "wgmma")
+    assert text == "error: unknown lowering 'wgmma'; expected wmma or ptx"
+
+
+def test_bad_options(example):
+    source = example("gemm-f16-f32.mlir")
+    assert "unknown swizzle 'zigzag'" in compile_error(source,
+                                                       swizzle="zigzag")
+    assert "padding (3) must be a non-negative multiple of 16" in \
+        compile_error(source, "wmma", padding=3)
+    assert "stages (9) must be between 1 and 8" in compile_error(source,
+                                                                 stages=9)
+    assert "optimization level 7" in compile_error(source, opt_level=7)
+    with pytest.raises(TypeError):
+        tgemm.compile(source, stages="3")
+
+
+def test_no_matmul():
+    text = compile_error("func.func @f() {\n  return\n}\n")
+    assert "no tgemm kernel launch" in text
+
+
+def test_not_mlir():
+    compile_error("\x00\xff garbage")
+    compile_error("")
+
+
+def test_missing_ptxas(example):
+    text = compile_error(example("gemm-f16-f32.mlir"), emit_cubin=True,
+                         ptxas="/nonexistent/ptxas")
+    assert "ptxas failed on module 'gemm_f16_f32_module'" in text
+
+
+def test_error_does_not_poison_later_compiles(example):
+    compile_error("func.func @f(")
+    assert tgemm.compile(example("gemm-f16-f32.mlir")).ptx
+
+
+def test_mutated_sources(example):
+    # Like test/Tools/mutate.py for tgemm-opt: mechanically broken examples
+    # either compile or raise CompileError; the process survives.
+    source = example("gemm-f16-dynamic-epilogue.mlir")
+    tokens = source.split(" ")
+    rng = random.Random(7)
+    outcomes = {"compiled": 0, "rejected": 0}
+    for _ in range(40):
+        mutated = list(tokens)
+        i = rng.randrange(len(mutated))
+        choice = rng.randrange(4)
+        if choice == 0:
+            del mutated[i]
+        elif choice == 1:
+            mutated.insert(i, mutated[rng.randrange(len(mutated))])
+        elif choice == 2:
+            mutated[i] = str(rng.choice([0, 1, 3, 7, 64, 4096, -1, 2**40]))
+        else:
+            mutated = mutated[:i]
+        try:
+            tgemm.compile(" ".join(mutated), "ptx", "sm_90")
+            outcomes["compiled"] += 1
+        except tgemm.CompileError as error:
+            assert "error" in error.diagnostics
+            outcomes["rejected"] += 1
+    assert outcomes["rejected"] > 0

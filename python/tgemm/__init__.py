@@ -1,0 +1,33 @@
+"""tgemm from Python: compile tiled GEMMs for NVIDIA tensor cores to PTX,
+cubin and a launch manifest, and run them.
+
+    import tgemm
+    kernel = tgemm.compile_problem(4096, 4096, 4096, a="f16", lowering="ptx")
+    kernel.write("gemm")                      # gemm.ptx, gemm.json
+    tgemm.runtime.run(kernel, m=4096, n=4096, k=4096)   # where a GPU is
+
+Compiling needs the compiled extension (tgemm._tgemm, built with the
+project); tgemm.runtime needs only libtgemm_runtime.so, so on a machine with
+a GPU but no LLVM this package imports and runs kernels compiled elsewhere.
+See docs/python.md."""
+
+from . import runtime
+from .compiler import (CompiledKernel, CompileError, ExtensionMissing,
+                       KernelModule, compile, compile_file,
+                       extension_available)
+from .problem import compile_problem, default_config, matmul_ir
+from .runtime import LibraryNotFound, NoDevice, RunError, WrongResult
+
+
+def chips():
+    """The chips tgemm compiles for (needs the extension)."""
+    from .compiler import extension
+    return list(extension().chips())
+
+
+__all__ = [
+    "CompileError", "CompiledKernel", "ExtensionMissing", "KernelModule",
+    "LibraryNotFound", "NoDevice", "RunError", "WrongResult", "chips",
+    "compile", "compile_file", "compile_problem", "default_config",
+    "extension_available", "matmul_ir", "runtime",
+]

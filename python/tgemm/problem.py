@@ -1,0 +1,163 @@
+"""Writing a GEMM problem as `tgemm.matmul` IR, and compiling it.
+
+Element types are named as in the launch manifest (docs/manifest.md); the
+MLIR spellings are accepted too."""
+
+import math
+
+from . import compiler
+
+# Manifest name -> MLIR element type. An f32 A/B operand is computed as TF32.
+_OPERAND_TYPES = {
+    "f16": "f16", "bf16": "bf16", "tf32": "f32", "s8": "i8", "u8": "ui8",
+    "s4": "i4", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2",
+}
+_RESULT_TYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "s32": "i32"}
+# Other spellings of the same types (MLIR's, and f32 for TF32 operands).
+_ALIASES = {
+    "f32": "tf32", "i8": "s8", "si8": "s8", "ui8": "u8", "i4": "s4",
+    "si4": "s4", "f8E4M3FN": "e4m3", "f8e4m3fn": "e4m3", "f8E5M2": "e5m2",
+    "f8e5m2": "e5m2", "i32": "s32", "si32": "s32",
+}
+_INTEGER = {"s8", "u8", "s4", "s32"}
+LAYOUTS = ("row", "col")
+
+
+def _operand_type(name, what):
+    key = name if name in _OPERAND_TYPES else _ALIASES.get(name, name)
+    if key not in _OPERAND_TYPES:
+        raise ValueError("unknown element type %r for %s; expected one of %s"
+                         % (name, what, ", ".join(_OPERAND_TYPES)))
+    return key
+
+
+def _result_type(name, what):
+    key = name if name in _RESULT_TYPES else _ALIASES.get(name, name)
+    if key not in _RESULT_TYPES:
+        raise ValueError("unknown element type %r for %s; expected one of %s"
+                         % (name, what, ", ".join(_RESULT_TYPES)))
+    return key
+
+
+def _size(value, name):
+    if value is None:
+        return "?"
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ValueError("%s must be a positive int or None (dynamic), not %r"
+                         % (name, value))
+    return str(value)
+
+
+def _float_literal(value, name):
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError("%s must be finite, not %r" % (name, value))
+    text = repr(value)
+    # MLIR float literals need a decimal point: 1e-05 is spelled 1.0e-05.
+    if "." not in text:
+        text = text.replace("e", ".0e") if "e" in text else text + ".0"
+    return text
+
+
+def _config_text(config):
+    missing = {"block", "warps", "stages"} - set(config)
+    unknown = set(config) - {"block", "warps", "stages", "raster"}
+    if missing or unknown:
+        raise ValueError("config needs block, warps and stages (raster is "
+                         "optional); got %r" % (config,))
+    block, warps = list(config["block"]), list(config["warps"])
+    stages, raster = config["stages"], config.get("raster", 1)
+    if len(block) != 3 or len(warps) != 2:
+        raise ValueError("config needs block = [BM, BN, BK] and warps = "
+                         "[WM, WN], got %r" % (config,))
+    for v in block + warps + [stages, raster]:
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise ValueError("config values must be ints, got %r" % (config,))
+    text = "<block = [%d, %d, %d], warps = [%d, %d], stages = %d" % (
+        tuple(block) + tuple(warps) + (stages,))
+    if raster != 1:
+        text += ", raster = %d" % raster
+    return text + ">"
+
+
+def default_config(a="f16", b=None, acc=None):
+    """The default tile config for A x B -> acc (tgemm::defaultConfig in C++,
+    the one table every front end uses), as a dict with block, warps, stages
+    and raster. Needs the compiled extension."""
+    a = _operand_type(a, "A")
+    b = a if b is None else _operand_type(b, "B")
+    acc = _natural_acc(a) if acc is None else _result_type(acc, "acc")
+    config = compiler.extension().default_config(a, b, acc)
+    if config is None:
+        raise ValueError("no tensor-core instruction computes %s x %s -> %s"
+                         % (a, b, acc))
+    return {"block": list(config["block"]), "warps": list(config["warps"]),
+            "stages": config["stages"], "raster": config["raster"]}
+
+
+def _natural_acc(a):
+    return "s32" if a in _INTEGER else "f32"
+
+
+def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
+              layout_b="col", config=None, alpha=1.0, beta=0.0, name=None):
+    """The MLIR text of a function computing C = alpha * A * B + beta * C
+    with one `tgemm.matmul`.
+
+    m, n, k: sizes, or None for a dynamic (`?`) size. a, b: operand types
+    (f16, bf16, tf32, s8, u8, s4, e4m3, e5m2; b defaults to a). acc: the
+    accumulator (default f32, or s32 for integers); c: C's type (default
+    acc). layout_a, layout_b: "row" or "col" (README.md, `tgemm.matmul`).
+    config: a dict {block: [BM, BN, BK], warps: [WM, WN], stages: S,
+    raster: G}, or None / "auto" for default_config(). name: the function's
+    name (the kernel is NAME_kernel in NAME_module)."""
+    a = _operand_type(a, "A")
+    b = a if b is None else _operand_type(b, "B")
+    acc = _natural_acc(a) if acc is None else _result_type(acc, "acc")
+    c = acc if c is None else _result_type(c, "C")
+    for layout, what in ((layout_a, "layout_a"), (layout_b, "layout_b")):
+        if layout not in LAYOUTS:
+            raise ValueError("%s must be 'row' or 'col', not %r"
+                             % (what, layout))
+    if config is None or config == "auto":
+        config = default_config(a, b, acc)
+    elif not isinstance(config, dict):
+        raise ValueError("config must be a dict, None or 'auto', not %r"
+                         % (config,))
+    ms, ns, ks = _size(m, "m"), _size(n, "n"), _size(k, "k")
+    if name is None:
+        name = "gemm_%s_%s" % (a, c)
+    a_shape = (ms, ks) if layout_a == "row" else (ks, ms)
+    b_shape = (ks, ns) if layout_b == "row" else (ns, ks)
+    a_type = "memref<%sx%sx%s>" % (a_shape + (_OPERAND_TYPES[a],))
+    b_type = "memref<%sx%sx%s>" % (b_shape + (_OPERAND_TYPES[b],))
+    c_type = "memref<%sx%sx%s>" % (ms, ns, _RESULT_TYPES[c])
+    epilogue = ""
+    if float(alpha) != 1.0:
+        epilogue += " alpha(%s)" % _float_literal(alpha, "alpha")
+    if float(beta) != 0.0:
+        epilogue += " beta(%s)" % _float_literal(beta, "beta")
+    return (
+        "func.func @{name}(%a: {at}, %b: {bt}, %c: {ct}) {{\n"
+        "  tgemm.matmul %a, %b, %c layout({la}, {lb}) acc({acc}){epi}\n"
+        "      config({config})\n"
+        "      : {at}, {bt}, {ct}\n"
+        "  return\n"
+        "}}\n").format(name=name, at=a_type, bt=b_type, ct=c_type,
+                       la=layout_a, lb=layout_b, acc=_RESULT_TYPES[acc],
+                       epi=epilogue, config=_config_text(config))
+
+
+def compile_problem(m, n, k, a="f16", b=None, acc=None, c=None,
+                    layout_a="row", layout_b="col", lowering="ptx",
+                    chip="sm_90", config=None, alpha=1.0, beta=0.0,
+                    name=None, **options):
+    """Writes the problem as `tgemm.matmul` (matmul_ir) and compiles it
+    (tgemm.compile, which takes the other keyword options). Returns a
+    CompiledKernel; raises CompileError when the problem is not compilable
+    (e.g. a static size that is not a multiple of the block tile)."""
+    text = matmul_ir(m, n, k, a=a, b=b, acc=acc, c=c, layout_a=layout_a,
+                     layout_b=layout_b, config=config, alpha=alpha,
+                     beta=beta, name=name)
+    options.setdefault("source_name", "<problem>")
+    return compiler.compile(text, lowering, chip, **options)

@@ -1,0 +1,323 @@
+"""Running compiled kernels on a GPU through the runtime's C API
+(libtgemm_runtime.so, runtime/include/tgemm/runtime/c_api.h) with ctypes.
+
+Needs neither the compiled extension nor LLVM, only the runtime library and,
+to run anything, a CUDA driver and GPU. The library is looked for in the
+`library` argument, then $TGEMM_RUNTIME_LIB, then the build tree next to
+this package (build/lib), then the dynamic loader's path."""
+
+import ctypes
+import json
+import os
+import tempfile
+
+ABI_VERSION = 1
+
+# Statuses of tgemm_rt_run (the exit codes of tgemm-run).
+OK, ERROR, USAGE, WRONG_RESULT, NO_DEVICE = 0, 1, 2, 3, 4
+
+LIBRARY_NAME = "libtgemm_runtime.so"
+
+
+class RunError(RuntimeError):
+    """The runtime refused or failed a run; `status` is tgemm-run's exit
+    code for it (1 bad input or device error, 2 usage, 3 wrong result, 4 no
+    device)."""
+
+    def __init__(self, message, status=ERROR):
+        super().__init__(message)
+        self.status = status
+
+
+class LibraryNotFound(RunError):
+    """libtgemm_runtime.so could not be found or loaded."""
+
+
+class NoDevice(RunError):
+    """No usable CUDA driver or GPU."""
+
+    def __init__(self, message):
+        super().__init__(message, NO_DEVICE)
+
+
+class WrongResult(RunError):
+    """The kernel's C differs from the reference; `result` holds the run's
+    numbers (errors, mismatches, times)."""
+
+    def __init__(self, message, result):
+        super().__init__(message, WRONG_RESULT)
+        self.result = result
+
+
+class _Result(ctypes.Structure):
+    # tgemm_rt_result, field for field.
+    _fields_ = [(name, ctypes.c_double) for name in (
+        "kernel_ms", "kernel_rate", "anchor_ms", "anchor_rate", "ratio",
+        "rel_error", "max_error")] + [
+        ("mismatches", ctypes.c_int64), ("first_mismatch", ctypes.c_int64),
+        ("checked", ctypes.c_int32), ("passed", ctypes.c_int32),
+        ("integer", ctypes.c_int32), ("reps", ctypes.c_int32),
+        ("anchor", ctypes.c_char * 128)]
+
+
+def _candidates():
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [
+        # build/python/tgemm -> build/lib
+        os.path.join(here, os.pardir, os.pardir, "lib", LIBRARY_NAME),
+        # python/tgemm in the source tree -> build/lib
+        os.path.join(here, os.pardir, os.pardir, "build", "lib",
+                     LIBRARY_NAME),
+    ]
+
+
+def find_library(library=None):
+    """The path of the runtime library to load (see the module's doc), or
+    the bare name for the dynamic loader to find. Raises LibraryNotFound
+    when an explicitly named library does not exist."""
+    explicit = library or os.environ.get("TGEMM_RUNTIME_LIB")
+    if explicit:
+        explicit = os.fspath(explicit)
+        if not os.path.isfile(explicit):
+            source = "library" if library else "TGEMM_RUNTIME_LIB"
+            raise LibraryNotFound("%s names %s, which does not exist"
+                                  % (source, explicit))
+        return explicit
+    for path in _candidates():
+        if os.path.isfile(path):
+            return os.path.normpath(path)
+    return LIBRARY_NAME
+
+
+_loaded = {}
+
+
+class Runtime:
+    """The loaded runtime library with its functions' signatures."""
+
+    def __init__(self, path):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as error:
+            where = ", ".join(os.path.normpath(p) for p in _candidates())
+            raise LibraryNotFound(
+                "cannot load the tgemm runtime (%s): %s. Build it (it needs "
+                "the CUDA toolkit; see docs/runtime.md) or set "
+                "TGEMM_RUNTIME_LIB; looked in %s and the loader's path"
+                % (path, error, where)) from None
+        self.path = path
+        if not hasattr(lib, "tgemm_rt_abi_version"):
+            raise LibraryNotFound("%s is not the tgemm runtime (it has no "
+                                  "tgemm_rt_abi_version)" % path)
+        lib.tgemm_rt_abi_version.restype = ctypes.c_int
+        lib.tgemm_rt_result_size.restype = ctypes.c_size_t
+        version = lib.tgemm_rt_abi_version()
+        if version != ABI_VERSION or \
+                lib.tgemm_rt_result_size() != ctypes.sizeof(_Result):
+            raise LibraryNotFound(
+                "%s has C API version %d (result of %d bytes); this package "
+                "speaks version %d (%d bytes)" % (
+                    path, version, lib.tgemm_rt_result_size(), ABI_VERSION,
+                    ctypes.sizeof(_Result)))
+        lib.tgemm_rt_load.restype = ctypes.c_void_p
+        lib.tgemm_rt_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                      ctypes.c_char_p, ctypes.c_int]
+        lib.tgemm_rt_run.restype = ctypes.c_int
+        lib.tgemm_rt_run.argtypes = [ctypes.c_void_p] + [ctypes.c_int64] * 3 \
+            + [ctypes.c_int, ctypes.c_int, ctypes.POINTER(_Result)]
+        lib.tgemm_rt_last_error.restype = ctypes.c_char_p
+        lib.tgemm_rt_last_error.argtypes = []
+        lib.tgemm_rt_free.restype = None
+        lib.tgemm_rt_free.argtypes = [ctypes.c_void_p]
+        self.lib = lib
+
+    def last_error(self):
+        return (self.lib.tgemm_rt_last_error() or b"").decode(
+            "utf-8", "replace")
+
+
+def load_library(library=None):
+    """The Runtime for `library` (see find_library), loaded once."""
+    path = find_library(library)
+    if path not in _loaded:
+        _loaded[path] = Runtime(path)
+    return _loaded[path]
+
+
+def _load_error(message):
+    # tgemm_rt_load returns NULL without a status; the runtime words every
+    # device-less failure (ErrorKind::NoDevice) this way (docs/runtime.md).
+    if message.startswith(("no CUDA device", "unusable CUDA driver")):
+        return NoDevice(message)
+    return RunError(message)
+
+
+def _as_file(data, suffix, stack, label):
+    """A path holding `data` (bytes or text), made for the duration of the
+    run; `label` replaces the path in the runtime's messages."""
+    handle = tempfile.NamedTemporaryFile(prefix="tgemm-", suffix=suffix,
+                                         delete=False)
+    with handle:
+        handle.write(data if isinstance(data, bytes) else data.encode())
+    stack.append((handle.name, label))
+    return handle.name
+
+
+def _kernel_source(kernel, kernel_name):
+    """(path, contents): exactly one is not None. A CompiledKernel gives the
+    PTX of the module holding `kernel_name` (or its only module)."""
+    if kernel is None:
+        return None, None
+    if hasattr(kernel, "modules") and hasattr(kernel, "manifest"):
+        modules = kernel.modules
+        if kernel_name is not None:
+            modules = [m for m in modules if any(
+                k["name"] == kernel_name and k["module"] == m.name
+                for k in kernel.manifest["kernels"])] or modules
+        if len(modules) != 1:
+            raise RunError("the compiled source has %d kernel modules; say "
+                           "which kernel to run with kernel_name"
+                           % len(modules), USAGE)
+        return None, modules[0].ptx
+    if isinstance(kernel, (bytes, bytearray)):
+        return None, bytes(kernel)
+    if isinstance(kernel, str) and "\n" in kernel:
+        return None, kernel  # PTX text; a path has no newline
+    return os.fspath(kernel), None
+
+
+def _manifest_entry(manifest, kernel_name):
+    """The manifest entry the runtime will pick, for the report; None when
+    the manifest cannot be read here (the runtime then says why)."""
+    if not isinstance(manifest, dict):
+        try:
+            with open(manifest) as f:
+                manifest = json.load(f)
+        except (OSError, ValueError):
+            return None
+    kernels = manifest.get("kernels") if isinstance(manifest, dict) else None
+    if not isinstance(kernels, list):
+        return None
+    for entry in kernels:
+        if isinstance(entry, dict) and (
+                entry.get("name") == kernel_name or
+                kernel_name is None and len(kernels) == 1):
+            return entry
+    return None
+
+
+def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
+        kernel_name=None, device=0, library=None):
+    """Runs a compiled kernel on GPU `device`: one checked launch (when
+    `check`), then `reps` timed launches of it and of the reference library
+    (the anchor, docs/runtime.md).
+
+    kernel: a path to a PTX, cubin or fatbin file; PTX text (str with
+    newlines) or cubin bytes; a CompiledKernel (its PTX); or None to time
+    the anchor only. manifest: a path or a dict (a CompiledKernel's own by
+    default). m, n, k: the problem size; None for a size the kernel has
+    statically. kernel_name: the manifest entry, when it has several.
+
+    Returns a dict: kernel, m, n, k, unit (TFLOP/s or TOP/s), kernel_ms,
+    kernel_rate, anchor, anchor_ms, anchor_rate, ratio, check (ok, FAIL or
+    skipped), rel_error, max_error, mismatches, first_mismatch, reps; what
+    did not happen is None. Raises LibraryNotFound, NoDevice, WrongResult
+    (with .result) or RunError, whose message is the runtime's."""
+    if manifest is None and hasattr(kernel, "manifest"):
+        manifest = kernel.manifest
+    if manifest is None:
+        raise RunError("run needs the kernel's manifest (a path or a dict)",
+                       USAGE)
+    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 0:
+        raise RunError("reps must be an int >= 0, not %r" % (reps,), USAGE)
+    sizes = {}
+    for dim, value in (("m", m), ("n", n), ("k", k)):
+        if value is not None and (isinstance(value, bool) or
+                                  not isinstance(value, int) or value <= 0):
+            raise RunError("%s must be a positive int or None, not %r"
+                           % (dim, value), USAGE)
+        sizes[dim] = value
+    if kernel is None and check:
+        raise RunError("timing the anchor alone (kernel=None) needs "
+                       "check=False: there is no kernel to check", USAGE)
+    rt = load_library(library)
+
+    temporaries = []
+    try:
+        path, contents = _kernel_source(kernel, kernel_name)
+        if contents is not None:
+            binary = isinstance(contents, bytes) and \
+                contents.startswith(b"\x7fELF")
+            path = _as_file(contents, ".cubin" if binary else ".ptx",
+                            temporaries, "<kernel>")
+        if isinstance(manifest, dict):
+            manifest_path = _as_file(json.dumps(manifest), ".json",
+                                     temporaries, "<manifest>")
+        else:
+            manifest_path = os.fspath(manifest)
+
+        def message():
+            text = rt.last_error()
+            for temporary, label in temporaries:
+                text = text.replace(temporary, label)
+            return text
+
+        def encode(text):
+            return None if text is None else os.fsencode(text)
+
+        handle = rt.lib.tgemm_rt_load(encode(path), encode(manifest_path),
+                                      encode(kernel_name), device)
+        if not handle:
+            raise _load_error(message())
+        try:
+            result = _Result()
+            status = rt.lib.tgemm_rt_run(
+                handle, sizes["m"] or 0, sizes["n"] or 0, sizes["k"] or 0,
+                reps, 1 if check else 0, ctypes.byref(result))
+            error = message()
+        finally:
+            rt.lib.tgemm_rt_free(handle)
+    finally:
+        for temporary, _ in temporaries:
+            os.unlink(temporary)
+
+    if status not in (OK, WRONG_RESULT):
+        if status == NO_DEVICE:
+            raise NoDevice(error)
+        raise RunError(error, status)
+    entry = _manifest_entry(manifest, kernel_name) or {}
+    problem = entry.get("problem") if isinstance(entry.get("problem"),
+                                                 dict) else {}
+    for dim in "mnk":
+        if sizes[dim] is None:
+            sizes[dim] = problem.get(dim)
+    report = _report(result, entry.get("name", kernel_name), sizes)
+    if status == WRONG_RESULT:
+        raise WrongResult(error, report)
+    return report
+
+
+def _report(r, kernel_name, sizes):
+    timed = r.reps > 0
+
+    def when(condition, value):
+        return value if condition else None
+    anchor = r.anchor.decode("utf-8", "replace").strip() or None
+    return {
+        "kernel": kernel_name,
+        "m": sizes["m"], "n": sizes["n"], "k": sizes["k"],
+        "unit": "TOP/s" if r.integer else "TFLOP/s",
+        "kernel_ms": when(timed and r.kernel_ms > 0, r.kernel_ms),
+        "kernel_rate": when(timed and r.kernel_ms > 0, r.kernel_rate),
+        "anchor": anchor,
+        "anchor_ms": when(timed and r.anchor_ms > 0, r.anchor_ms),
+        "anchor_rate": when(timed and r.anchor_ms > 0, r.anchor_rate),
+        "ratio": when(timed and r.kernel_ms > 0 and r.anchor_ms > 0, r.ratio),
+        "check": ("ok" if r.passed else "FAIL") if r.checked else "skipped",
+        "rel_error": when(r.checked, r.rel_error),
+        "max_error": when(r.checked, r.max_error),
+        "mismatches": when(r.checked, r.mismatches),
+        "first_mismatch": when(r.checked and r.first_mismatch >= 0,
+                               r.first_mismatch),
+        "reps": r.reps,
+    }
