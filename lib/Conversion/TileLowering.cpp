@@ -2,11 +2,13 @@
 
 #include "tgemm/Conversion/TileLowering.h"
 
+#include "tgemm/Transforms/KernelManifest.h"
 #include "tgemm/Utils/IndexMath.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -212,6 +214,59 @@ struct ZeroAccLowering : public OpConversionPattern<ZeroAccOp> {
   }
 };
 } // namespace
+
+Type mlir::tgemm::getAccumulatorArrayType(AccumulatorType type,
+                                          const ::tgemm::MmaFact &fact,
+                                          Type reg) {
+  int64_t frags =
+      (type.getRows() / fact.shape.m) * (type.getCols() / fact.shape.n);
+  return LLVM::LLVMArrayType::get(reg, frags * fact.regsAcc);
+}
+
+SmallVector<Value> mlir::tgemm::unpackAccumulator(OpBuilder &b, Location loc,
+                                                  Value acc) {
+  auto type = cast<LLVM::LLVMArrayType>(acc.getType());
+  SmallVector<Value> regs;
+  for (unsigned i = 0; i < type.getNumElements(); ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+  return regs;
+}
+
+Value mlir::tgemm::packAccumulator(OpBuilder &b, Location loc, Type type,
+                                   ArrayRef<Value> regs) {
+  Value acc = LLVM::PoisonOp::create(b, loc, type);
+  for (auto [i, reg] : llvm::enumerate(regs))
+    acc = LLVM::InsertValueOp::create(b, loc, acc, reg, i);
+  return acc;
+}
+
+LogicalResult mlir::tgemm::lowerTileOps(
+    ModuleOp module, gpu::GPUFuncOp kernel, const SharedMemoryPlan &plan,
+    const ::tgemm::MmaFact &fact, Type reg, StringRef lowering,
+    function_ref<void(RewritePatternSet &, const TypeConverter &)>
+        addPatterns) {
+  MLIRContext *ctx = kernel.getContext();
+  TypeConverter converter;
+  converter.addConversion([](Type type) { return type; });
+  converter.addConversion(
+      [&](SmemType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
+  converter.addConversion([&](AccumulatorType type) -> Type {
+    return getAccumulatorArrayType(type, fact, reg);
+  });
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<TGemmDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
+                                                       target);
+  populateRingPatterns(patterns, converter, plan,
+                       kernel->getParentOfType<gpu::GPUModuleOp>());
+  addPatterns(patterns, converter);
+  if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
+    return failure();
+  finishKernelLaunches(module, kernel, lowering, plan.totalBytes);
+  return success();
+}
 
 void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
                                        const TypeConverter &converter,

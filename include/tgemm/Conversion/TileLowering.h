@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseMap.h"
@@ -125,6 +126,27 @@ Value getGlobalElementPointer(OpBuilder &b, Location loc, Value memref,
 
 /// The threads per block of the kernel (its `known_block_size`).
 int64_t getThreadsPerBlock(gpu::GPUFuncOp kernel);
+
+/// The accumulator of a lowered kernel: an `!llvm.array` of the fragment
+/// registers of every (m x n) instruction tile of the warp's tile, in
+/// row-major fragment order.
+Type getAccumulatorArrayType(AccumulatorType type, const ::tgemm::MmaFact &fact,
+                             Type reg);
+SmallVector<Value> unpackAccumulator(OpBuilder &b, Location loc, Value acc);
+Value packAccumulator(OpBuilder &b, Location loc, Type type,
+                      ArrayRef<Value> regs);
+
+/// Runs one instruction-level lowering over `kernel`: tile rings become
+/// shared-memory pointers, accumulators register arrays (`reg` registers of
+/// `fact`), the k-loop carries them, and `addPatterns` supplies the
+/// lowering's own patterns. Then every launch of the kernel records
+/// `lowering` and the plan's shared memory.
+LogicalResult
+lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
+             const SharedMemoryPlan &plan, const ::tgemm::MmaFact &fact,
+             Type reg, StringRef lowering,
+             function_ref<void(RewritePatternSet &, const TypeConverter &)>
+                 addPatterns);
 
 /// Patterns every lowering shares: `tgemm.alloc_smem` becomes a pointer to
 /// its ring in the plan, `tgemm.zero_acc` a zero of the converted type.

@@ -453,7 +453,7 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
       return step;
     };
 
-    SmallVector<Value> acc = unpackArray(rewriter, loc, adaptor.getAcc());
+    SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
     Step current = load(0);
     for (int64_t ks = 0; ks < kSteps; ++ks) {
       std::optional<Step> next;
@@ -474,23 +474,8 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
         current = std::move(*next);
     }
     rewriter.replaceOp(
-        op, packArray(rewriter, loc, adaptor.getAcc().getType(), acc));
+        op, packAccumulator(rewriter, loc, adaptor.getAcc().getType(), acc));
     return success();
-  }
-
-  static SmallVector<Value> unpackArray(OpBuilder &b, Location loc, Value v) {
-    auto type = cast<LLVM::LLVMArrayType>(v.getType());
-    SmallVector<Value> out;
-    for (unsigned i = 0; i < type.getNumElements(); ++i)
-      out.push_back(LLVM::ExtractValueOp::create(b, loc, v, i));
-    return out;
-  }
-  static Value packArray(OpBuilder &b, Location loc, Type type,
-                         ArrayRef<Value> values) {
-    Value v = LLVM::PoisonOp::create(b, loc, type);
-    for (auto [i, x] : llvm::enumerate(values))
-      v = LLVM::InsertValueOp::create(b, loc, v, x, i);
-    return v;
   }
 };
 
@@ -542,7 +527,7 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
                                     atom.accReg);
 
     SmallVector<Value> acc =
-        MmaTileLowering::unpackArray(rewriter, loc, adaptor.getAcc());
+        unpackAccumulator(rewriter, loc, adaptor.getAcc());
     for (int64_t fm = 0; fm < fragsM; ++fm) {
       for (int64_t fn = 0; fn < fragsN; ++fn) {
         auto c = ArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs, regs);
@@ -663,30 +648,14 @@ struct LowerToPTXPass
                     kernel->getParentOfType<gpu::GPUModuleOp>(),
                     Options{asyncCopy, ldmatrix}};
 
-    TypeConverter converter;
-    converter.addConversion([](Type type) { return type; });
-    converter.addConversion([&](SmemType) -> Type {
-      return LLVM::LLVMPointerType::get(ctx, 3);
-    });
-    converter.addConversion([&](AccumulatorType type) -> Type {
-      int64_t frags =
-          (type.getRows() / fact->shape.m) * (type.getCols() / fact->shape.n);
-      return LLVM::LLVMArrayType::get(info.atom.accReg,
-                                      frags * fact->regsAcc);
-    });
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<TGemmDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    RewritePatternSet patterns(ctx);
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
-    populateRingPatterns(patterns, converter, info.plan, info.module);
-    patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering,
-                 MmaTileLowering, StoreTileLowering>(converter, ctx, info);
-    if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
-      return failure();
-    finishKernelLaunches(getOperation(), kernel, "ptx", info.plan.totalBytes);
-    return success();
+    return lowerTileOps(getOperation(), kernel, info.plan, *fact,
+                        info.atom.accReg, "ptx",
+                        [&](RewritePatternSet &patterns,
+                            const TypeConverter &converter) {
+                          patterns.add<CopyTileLowering, CommitCopiesLowering,
+                                       WaitCopiesLowering, MmaTileLowering,
+                                       StoreTileLowering>(converter, ctx, info);
+                        });
   }
 
   void runOnOperation() override {

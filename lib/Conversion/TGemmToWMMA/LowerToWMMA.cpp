@@ -226,23 +226,6 @@ Value elementBytes(IndexMath &im, Value elements, int64_t bits) {
   return bits >= 8 ? im.mul(elements, bits / 8) : im.div(elements, 8 / bits);
 }
 
-/// Unpacks the accumulator array into its registers.
-SmallVector<Value> unpackAccumulator(OpBuilder &b, Location loc, Value acc) {
-  auto type = cast<LLVM::LLVMArrayType>(acc.getType());
-  SmallVector<Value> regs;
-  for (unsigned i = 0; i < type.getNumElements(); ++i)
-    regs.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
-  return regs;
-}
-
-Value packAccumulator(OpBuilder &b, Location loc, Type type,
-                      ArrayRef<Value> regs) {
-  Value acc = LLVM::PoisonOp::create(b, loc, type);
-  for (auto [i, reg] : llvm::enumerate(regs))
-    acc = LLVM::InsertValueOp::create(b, loc, acc, reg, i);
-  return acc;
-}
-
 template <typename Op>
 struct KernelPattern : public OpConversionPattern<Op> {
   KernelPattern(const TypeConverter &converter, MLIRContext *ctx,
@@ -503,32 +486,16 @@ struct LowerToWMMAPass
                     threads, scratchPerWarp,
                     kernel->getParentOfType<gpu::GPUModuleOp>()};
 
-    TypeConverter converter;
-    converter.addConversion([](Type type) { return type; });
-    converter.addConversion([&](SmemType) -> Type {
-      return LLVM::LLVMPointerType::get(ctx, 3);
-    });
-    converter.addConversion([&](AccumulatorType type) -> Type {
-      int64_t frags =
-          (type.getRows() / fact->shape.m) * (type.getCols() / fact->shape.n);
-      return LLVM::LLVMArrayType::get(info.atom.accRegType(),
-                                      frags * fact->regsAcc);
-    });
-
-    ConversionTarget target(*ctx);
-    target.addIllegalDialect<TGemmDialect>();
-    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-    RewritePatternSet patterns(ctx);
-    scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
-                                                         target);
-    populateRingPatterns(patterns, converter, info.plan, info.module);
-    patterns.add<CopyTileLowering,
-                 EraseLowering<CommitCopiesOp>, EraseLowering<WaitCopiesOp>,
-                 MmaTileLowering, StoreTileLowering>(converter, ctx, info);
-    if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
-      return failure();
-    finishKernelLaunches(getOperation(), kernel, "wmma", info.plan.totalBytes);
-    return success();
+    return lowerTileOps(getOperation(), kernel, info.plan, *fact,
+                        info.atom.accRegType(), "wmma",
+                        [&](RewritePatternSet &patterns,
+                            const TypeConverter &converter) {
+                          patterns.add<CopyTileLowering,
+                                       EraseLowering<CommitCopiesOp>,
+                                       EraseLowering<WaitCopiesOp>,
+                                       MmaTileLowering, StoreTileLowering>(
+                              converter, ctx, info);
+                        });
   }
 
   void runOnOperation() override {
