@@ -74,12 +74,12 @@ func.func @too_many_threads() attributes {c = #tgemm.config<block = [128, 128, 3
 
 // -----
 
-// Strided views are not accepted yet.
-func.func @strided(%a: memref<128x64xf16, strided<[128, 1]>>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{'tgemm.matmul' op A must have an identity layout; strided views are not supported}}
+// Views with any row stride are accepted; a row's elements must be adjacent.
+func.func @strided(%a: memref<128x64xf16, strided<[1, 128]>>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{'tgemm.matmul' op A must have unit stride within a row (a strided view with innermost stride 1), got strided<[1, 128]>}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
-      : memref<128x64xf16, strided<[128, 1]>>, memref<64x128xf16>, memref<128x128xf32>
+      : memref<128x64xf16, strided<[1, 128]>>, memref<64x128xf16>, memref<128x128xf32>
   return
 }
 

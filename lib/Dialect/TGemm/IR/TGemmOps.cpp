@@ -168,10 +168,16 @@ LogicalResult MatmulOp::verify() {
   for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
                             {"B", bType},
                             {"C", cType}}) {
-    if (!type.getLayout().isIdentity())
+    // Views into larger buffers are fine (any row stride and offset, the
+    // kernel reads them from the descriptor); elements of a row must be
+    // adjacent.
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)) || strides[1] != 1)
       return emitOpError() << name
-                           << " must have an identity layout; strided views "
-                              "are not supported";
+                           << " must have unit stride within a row (a "
+                              "strided view with innermost stride 1), got "
+                           << type.getLayout();
   }
 
   // Shapes: A is MxK (row) or KxM (col), B is KxN (row) or NxK (col), C MxN.
