@@ -21,3 +21,14 @@ func.func @fp8(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x
       : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
   return
 }
+
+// -----
+
+// The 4-bit WMMA instruction loads A row-major and B column-major only.
+func.func @s4_layout(%a: memref<?x?xi4>, %b: memref<?x?xi4>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{the wmma s4 instruction takes only layout(row, col), got layout(row, row)}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      config(<block = [128, 128, 128], warps = [2, 2], stages = 2>)
+      : memref<?x?xi4>, memref<?x?xi4>, memref<?x?xi32>
+  return
+}
