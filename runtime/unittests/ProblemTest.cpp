@@ -35,6 +35,13 @@ TEST(problemResolveShape) {
                "kernel 'gemm_f16_f32_kernel' has a dynamic N; give it with --n");
   EXPECT_ERROR(resolveShape(dynamic, 0, 1, 1), ErrorKind::Usage,
                "M must be positive, got 0");
+  // Sizes whose products overflow int64 (found by fuzz/manifest-fuzzer).
+  EXPECT_ERROR(resolveShape(dynamic, 128, int64_t(1) << 32, int64_t(1) << 32),
+               ErrorKind::Unsupported,
+               "shape M=128 N=4294967296 K=4294967296: B would have K*N "
+               "elements, more than 2^48");
+  EXPECT_EQ(resolveShape(dynamic, int64_t(1) << 47, 2, 1).m,
+            int64_t(1) << 47);
 }
 
 TEST(problemRequirements) {
@@ -67,6 +74,10 @@ TEST(problemLaunchDims) {
   LaunchDims one = computeLaunch(k, GemmShape{1, 1, 1});
   EXPECT_EQ(one.grid[0], 1u);
   EXPECT_EQ(one.grid[1], 1u);
+  // A tile near 2^63 (which a manifest may give) must not overflow the
+  // rounding up.
+  k.grid[0].tile = INT64_MAX;
+  EXPECT_EQ(computeLaunch(k, GemmShape{128, 7, 64}).grid[0], 1u);
   // grid.y is limited to 65535.
   EXPECT_ERROR(computeLaunch(k, GemmShape{128 * 70000, 128, 64}),
                ErrorKind::Unsupported,

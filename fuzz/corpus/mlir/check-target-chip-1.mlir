@@ -1,0 +1,6 @@
+func.func @fp8(%a: memref<?x?xf8E5M2>, %b: memref<?x?xf8E5M2>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
+      : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>, memref<?x?xf32>
+  return
+}

@@ -1,0 +1,6 @@
+func.func @bad_layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, diag) acc(f32)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}

@@ -1,0 +1,7 @@
+func.func @gemm_e5m2_f32(%a: memref<4096x4096xf8E5M2>, %b: memref<4096x4096xf8E5M2>,
+                     %c: memref<4096x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [2, 4], stages = 3>)
+      : memref<4096x4096xf8E5M2>, memref<4096x4096xf8E5M2>, memref<4096x4096xf32>
+  return
+}

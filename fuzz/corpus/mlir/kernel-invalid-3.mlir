@@ -1,0 +1,3 @@
+func.func @acc_type(%a: !tgemm.acc<64x64xbf16>) {
+  return
+}

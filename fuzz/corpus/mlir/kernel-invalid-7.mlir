@@ -1,0 +1,6 @@
+func.func @acc_too_big(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                       %acc: !tgemm.acc<128x32xf32>, %i: index) {
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col)
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<128x32xf32>
+  return
+}
