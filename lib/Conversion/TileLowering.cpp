@@ -215,6 +215,44 @@ struct ZeroAccLowering : public OpConversionPattern<ZeroAccOp> {
 };
 } // namespace
 
+FailureOr<KernelInstruction>
+mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
+  KernelInstruction result;
+  kernel.walk([&](MmaTileOp op) { result.mma = op; });
+  MmaTileOp mma = result.mma;
+  if (!mma)
+    return result;
+  bool wmma = family == ::tgemm::Family::Wmma;
+  StringRef title = wmma ? "WMMA" : "mma.sync";
+  Type aType = mma.getA().getType().getElementType();
+  Type accType = mma.getAcc().getType().getElementType();
+  auto a = getOperandKind(aType);
+  result.fact = ::tgemm::lookupMma(
+      family, *a, *getOperandKind(mma.getB().getType().getElementType()),
+      *getResultKind(accType));
+  if (!result.fact) {
+    bool fp8 = *a == ::tgemm::ElemKind::E4M3 || *a == ::tgemm::ElemKind::E5M2;
+    return mma.emitOpError()
+           << title << " has no instruction for " << aType << " x "
+           << mma.getB().getType().getElementType() << " -> " << accType
+           << (wmma && fp8 ? "; fp8 needs the ptx lowering (mma.sync, sm_89+)"
+                           : "");
+  }
+  const ::tgemm::InstrShape &shape = result.fact->shape;
+  AccumulatorType tile = mma.getAcc().getType();
+  if (tile.getRows() % shape.m || tile.getCols() % shape.n ||
+      mma.getDepth() % shape.k)
+    return mma.emitOpError()
+           << "a " << tile.getRows() << "x" << tile.getCols() << "x"
+           << mma.getDepth() << " warp tile is not a whole number of " << title
+           << " m" << shape.m << "n" << shape.n << "k" << shape.k << " tiles";
+  result.threads = getThreadsPerBlock(kernel);
+  if (result.threads <= 0 || result.threads % 32)
+    return kernel.emitOpError()
+           << "needs a known_block_size of whole warps to lower tile copies";
+  return result;
+}
+
 Type mlir::tgemm::getAccumulatorArrayType(AccumulatorType type,
                                           const ::tgemm::MmaFact &fact,
                                           Type reg) {

@@ -136,6 +136,20 @@ SmallVector<Value> unpackAccumulator(OpBuilder &b, Location loc, Value acc);
 Value packAccumulator(OpBuilder &b, Location loc, Type type,
                       ArrayRef<Value> regs);
 
+/// The warp-level multiply of a kernel and the instruction that computes it.
+struct KernelInstruction {
+  MmaTileOp mma;                            // null: nothing to lower
+  const ::tgemm::MmaFact *fact = nullptr;
+  int64_t threads = 0;                      // threads per block
+};
+
+/// Finds `kernel`'s `tgemm.mma_tile` and checks, with a diagnostic at the op,
+/// that `family` has an instruction for its types, that the warp tile is a
+/// whole number of that instruction's tiles, and that the kernel's block is
+/// whole warps. What else a lowering needs it checks itself.
+FailureOr<KernelInstruction> selectInstruction(gpu::GPUFuncOp kernel,
+                                               ::tgemm::Family family);
+
 /// Runs one instruction-level lowering over `kernel`: tile rings become
 /// shared-memory pointers, accumulators register arrays (`reg` registers of
 /// `fact`), the k-loop carries them, and `addPatterns` supplies the

@@ -587,41 +587,27 @@ struct LowerToPTXPass
   using Base::Base;
 
   LogicalResult lowerKernel(gpu::GPUFuncOp kernel, RingSwizzle swizzleKind) {
-    MmaTileOp mma;
-    kernel.walk([&](MmaTileOp op) { mma = op; });
+    FailureOr<KernelInstruction> selected =
+        selectInstruction(kernel, ::tgemm::Family::MmaSync);
+    if (failed(selected))
+      return failure();
+    auto [mma, fact, threads] = *selected;
     if (!mma)
       return success();
     MLIRContext *ctx = kernel.getContext();
     Type aType = mma.getA().getType().getElementType();
-    Type bType = mma.getB().getType().getElementType();
-    auto a = getOperandKind(aType);
-    auto b = getOperandKind(bType);
-    auto acc = getResultKind(mma.getAcc().getType().getElementType());
-    const MmaFact *fact =
-        ::tgemm::lookupMma(::tgemm::Family::MmaSync, *a, *b, *acc);
-    if (!fact)
-      return mma.emitOpError()
-             << "mma.sync has no instruction for " << aType << " x " << bType
-             << " -> " << mma.getAcc().getType().getElementType();
-    if (fact->shape.k * ::tgemm::bitWidth(*a) / 8 != kStepBytes)
+    int64_t bits = ::tgemm::bitWidth(fact->a);
+    if (fact->shape.k * bits / 8 != kStepBytes)
       return mma.emitOpError() << "unexpected mma.sync depth for " << aType;
     bool transposed =
         mma.getLayoutA() != Layout::Row || mma.getLayoutB() != Layout::Col;
-    if (transposed && ::tgemm::bitWidth(*a) != 16)
+    if (transposed && bits != 16)
       return mma.emitOpError()
              << "the ptx lowering needs layout(row, col) for " << aType
              << " operands: ldmatrix.trans and the mma.sync fragments "
                 "transpose 16-bit elements only, got layout("
              << stringifyLayout(mma.getLayoutA()) << ", "
              << stringifyLayout(mma.getLayoutB()) << ")";
-    AccumulatorType accType = mma.getAcc().getType();
-    if (accType.getRows() % fact->shape.m ||
-        accType.getCols() % fact->shape.n || mma.getDepth() % fact->shape.k)
-      return mma.emitOpError()
-             << "a " << accType.getRows() << "x" << accType.getCols() << "x"
-             << mma.getDepth() << " warp tile is not a whole number of "
-             << "mma.sync m" << fact->shape.m << "n" << fact->shape.n << "k"
-             << fact->shape.k << " tiles";
     for (Value ring : {mma.getA(), mma.getB()}) {
       auto type = cast<SmemType>(ring.getType());
       int64_t rowBytes = type.getCols() * getElementBits(type.getElementType()) / 8;
@@ -631,11 +617,7 @@ struct LowerToPTXPass
                << " bytes (it needs 16, 32, 64 or a multiple of 128); use "
                   "swizzle=pad or another block tile";
     }
-    int64_t threads = getThreadsPerBlock(kernel);
-    if (threads <= 0 || threads % 32)
-      return kernel.emitOpError()
-             << "needs a known_block_size of whole warps to lower tile copies";
-
+    AccumulatorType accType = mma.getAcc().getType();
     int64_t accBytes =
         getElementBits(mma.getAcc().getType().getElementType()) / 8;
     int64_t slabPitch = accType.getCols() * accBytes + 16;

@@ -438,45 +438,24 @@ struct LowerToWMMAPass
   using Base::Base;
 
   LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
-    MmaTileOp mma;
-    kernel.walk([&](MmaTileOp op) { mma = op; });
+    FailureOr<KernelInstruction> selected =
+        selectInstruction(kernel, ::tgemm::Family::Wmma);
+    if (failed(selected))
+      return failure();
+    auto [mma, fact, threads] = *selected;
     if (!mma)
       return success();
     MLIRContext *ctx = kernel.getContext();
-
-    auto a = getOperandKind(mma.getA().getType().getElementType());
-    auto b = getOperandKind(mma.getB().getType().getElementType());
-    auto acc = getResultKind(mma.getAcc().getType().getElementType());
-    const MmaFact *fact = ::tgemm::lookupMma(::tgemm::Family::Wmma, *a, *b, *acc);
-    if (!fact)
-      return mma.emitOpError()
-             << "WMMA has no instruction for "
-             << mma.getA().getType().getElementType() << " x "
-             << mma.getB().getType().getElementType() << " -> "
-             << mma.getAcc().getType().getElementType()
-             << (*a == ElemKind::E4M3 || *a == ElemKind::E5M2
-                     ? "; fp8 needs the ptx lowering (mma.sync, sm_89+)"
-                     : "");
+    // WMMA loads its fragments itself: a row.col-only instruction binds the
+    // operands' storage.
     if (fact->rowColOnly &&
         (mma.getLayoutA() != Layout::Row || mma.getLayoutB() != Layout::Col))
       return mma.emitOpError()
-             << "the WMMA " << ::tgemm::ptxName(*a)
+             << "the WMMA " << ::tgemm::ptxName(fact->a)
              << " instruction takes only A row-major and B column-major "
                 "(layout(row, col)), got layout("
              << stringifyLayout(mma.getLayoutA()) << ", "
              << stringifyLayout(mma.getLayoutB()) << ")";
-    AccumulatorType accType = mma.getAcc().getType();
-    if (accType.getRows() % fact->shape.m || accType.getCols() % fact->shape.n ||
-        mma.getDepth() % fact->shape.k)
-      return mma.emitOpError()
-             << "a " << accType.getRows() << "x" << accType.getCols() << "x"
-             << mma.getDepth() << " warp tile is not a whole number of WMMA m"
-             << fact->shape.m << "n" << fact->shape.n << "k" << fact->shape.k
-             << " tiles";
-    int64_t threads = getThreadsPerBlock(kernel);
-    if (threads <= 0 || threads % 32)
-      return kernel.emitOpError()
-             << "needs a known_block_size of whole warps to lower tile copies";
 
     int64_t scratchPerWarp = KernelInfo::scratchBytesPerWarp(*fact);
     KernelInfo info{WmmaAtom(*fact, ctx),
