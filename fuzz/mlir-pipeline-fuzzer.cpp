@@ -230,7 +230,7 @@ bool hasPrecompiledParts(ModuleOp module) {
 bool isCheapToCompile(ModuleOp module) {
   int64_t macs = 0;
   WalkResult walk = module.walk([&](mlir::tgemm::MatmulOp op) {
-    mlir::tgemm::ConfigAttr config = op.getConfig();
+    mlir::tgemm::ConfigAttr config = op.getConfigAttr();
     // The verifier bounds each tile size by 2^16 and the stage ring by the
     // shared memory of a chip: no product overflows.
     int64_t warpTile = config.getWarpTileM() * config.getWarpTileN();

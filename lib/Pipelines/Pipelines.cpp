@@ -5,12 +5,14 @@
 #include "tgemm/Conversion/Passes.h"
 #include "tgemm/Transforms/Passes.h"
 
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -24,6 +26,16 @@ static constexpr StringLiteral kPtxFeatures = "+ptx84";
 void mlir::tgemm::buildPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
   bool wmma = options.lowering == Lowering::Wmma;
+  if (options.fromLinalg) {
+    TGemmFromLinalgOptions import;
+    import.tf32 = options.tf32;
+    pm.addPass(createTGemmFromLinalg(import));
+  }
+  TGemmSelectConfigOptions select;
+  select.chip = options.chip;
+  select.lowering = wmma ? "wmma" : "ptx";
+  select.database = options.configDatabase;
+  pm.addPass(createTGemmSelectConfig(select));
   if (options.stages != 0) {
     TGemmOverrideConfigOptions override;
     override.stages = options.stages;
@@ -54,6 +66,9 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   target.features = kPtxFeatures.str();
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
+  // Views (a batch's matrices) become explicit base/offset/stride math.
+  pm.addNestedPass<gpu::GPUModuleOp>(memref::createExpandStridedMetadataPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -24,6 +24,8 @@ using namespace mlir::tgemm;
 static llvm::json::Value toJson(Attribute attr) {
   if (auto s = dyn_cast<StringAttr>(attr))
     return s.getValue().str();
+  if (auto flag = dyn_cast<BoolAttr>(attr))
+    return flag.getValue();
   if (auto i = dyn_cast<IntegerAttr>(attr))
     return i.getInt();
   if (auto f = dyn_cast<FloatAttr>(attr))

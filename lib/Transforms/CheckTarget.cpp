@@ -41,10 +41,12 @@ LogicalResult checkFamily(MatmulOp op, Family family, const ChipInfo &chip) {
            << ::tgemm::familyName(family) << " with "
            << ::tgemm::ptxName(kinds.a) << " operands needs sm_" << fact->minSm
            << " or newer; the target is " << chip.name;
-  int64_t bytes = getPipelineSharedBytes(op.getConfig(), kinds.a, kinds.b);
+  if (!op.getConfigAttr())
+    return success(); // no tile yet: tgemm-select-config picks one that fits
+  int64_t bytes = getPipelineSharedBytes(op.getConfigAttr(), kinds.a, kinds.b);
   if (bytes > chip.maxSharedBytesPerBlock)
     return op.emitOpError()
-           << "the " << op.getConfig().getStages() << "-stage pipeline needs "
+           << "the " << op.getConfigAttr().getStages() << "-stage pipeline needs "
            << bytes << " bytes of shared memory; " << chip.name
            << " allows a block " << chip.maxSharedBytesPerBlock << " bytes";
   return success();

@@ -43,16 +43,20 @@ DictionaryAttr mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
                                           int64_t dynamicSharedBytes) {
   Json j(op.getContext());
   MatmulKinds kinds = getMatmulKinds(op);
-  ConfigAttr config = op.getConfig();
+  ConfigAttr config = op.getConfigAttr();
   auto operand = [&](::tgemm::ElemKind kind, Layout layout) {
     return j.obj({{"type", j.str(::tgemm::ptxName(kind))},
                   {"layout", j.str(stringifyLayout(layout))}});
   };
-  auto arg = [&](StringRef name, ::tgemm::ElemKind kind) {
+  // A strided view takes any row stride and offset from its descriptor; an
+  // identity layout means packed rows.
+  auto arg = [&](StringRef name, ::tgemm::ElemKind kind, Value memref) {
+    auto type = cast<MemRefType>(memref.getType());
     return j.obj({{"name", j.str(name)},
                   {"kind", j.str("memref")},
                   {"type", j.str(::tgemm::ptxName(kind))},
-                  {"rank", j.num(2)}});
+                  {"rank", j.num(type.getRank())},
+                  {"strided", j.b.getBoolAttr(!type.getLayout().isIdentity())}});
   };
   auto multiple = [&](StringRef dim, int64_t tile) {
     return j.obj({{"dim", j.str(dim)}, {"multiple_of", j.num(tile)}});
@@ -61,12 +65,22 @@ DictionaryAttr mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
   SmallVector<Attribute> requirements;
   if (kinds.a == ::tgemm::ElemKind::S4)
     requirements.push_back(multiple("k", 2));
+  // A batch adds its size to the problem and a grid z of one block per
+  // matrix.
+  SmallVector<std::pair<StringRef, Attribute>> sizes = {
+      {"m", j.sizeOrNull(op.getStaticM())},
+      {"n", j.sizeOrNull(op.getStaticN())},
+      {"k", j.sizeOrNull(op.getStaticK())}};
+  Attribute gridZ = j.obj({{"value", j.num(1)}});
+  if (op.isBatched()) {
+    sizes.push_back({"batch", j.sizeOrNull(op.getStaticBatch())});
+    gridZ = j.obj({{"dim", j.str("batch")}, {"tile", j.num(1)}});
+  }
+  Attribute problem = j.obj(sizes);
   return j.obj({
       {"name", j.str(kernel)},
       {"module", j.str(module)},
-      {"problem", j.obj({{"m", j.sizeOrNull(op.getStaticM())},
-                         {"n", j.sizeOrNull(op.getStaticN())},
-                         {"k", j.sizeOrNull(op.getStaticK())}})},
+      {"problem", problem},
       {"a", operand(kinds.a, op.getLayoutA())},
       {"b", operand(kinds.b, op.getLayoutB())},
       {"c", operand(kinds.c, Layout::Row)},
@@ -81,12 +95,13 @@ DictionaryAttr mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
                               {"tile", j.num(config.getBlockN())}}),
                        j.obj({{"dim", j.str("m")},
                               {"tile", j.num(config.getBlockM())}}),
-                       j.obj({{"value", j.num(1)}})})},
+                       gridZ})},
       {"block", j.nums({config.getNumThreads(), 1, 1})},
       {"dynamic_shared_memory", j.num(dynamicSharedBytes)},
       {"requires", j.list(requirements)},
-      {"args", j.list({arg("a", kinds.a), arg("b", kinds.b),
-                       arg("c", kinds.c)})},
+      {"args", j.list({arg("a", kinds.a, op.getA()),
+                       arg("b", kinds.b, op.getB()),
+                       arg("c", kinds.c, op.getC())})},
   });
 }
 

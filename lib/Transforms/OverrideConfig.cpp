@@ -23,7 +23,9 @@ struct OverrideConfigPass
       return;
     bool failed = false;
     getOperation()->walk([&](MatmulOp op) {
-      ConfigAttr old = op.getConfig();
+      ConfigAttr old = op.getConfigAttr();
+      if (!old)
+        return; // nothing to override until a config is chosen
       auto emit = [&] { return op.emitOpError() << "with stages = "
                                                 << stages.getValue() << ": "; };
       ConfigAttr config = ConfigAttr::getChecked(

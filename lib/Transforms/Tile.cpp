@@ -71,7 +71,7 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
 Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
                           Value bMat, Value c, Value k) {
   IndexMath im{b, loc};
-  ConfigAttr config = op.getConfig();
+  ConfigAttr config = op.getConfigAttr();
   auto isZero = [&](Value v) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
         .getResult();
@@ -96,16 +96,35 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
   return all;
 }
 
+/// Block z's matrix of a batched (rank-3) operand, as a rank-2 strided view;
+/// a rank-2 operand is returned as is.
+Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
+  auto type = cast<MemRefType>(operand.getType());
+  if (type.getRank() == 2)
+    return operand;
+  SmallVector<OpFoldResult> sizes = memref::getMixedSizes(b, loc, operand);
+  sizes[0] = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> offsets = {z, b.getIndexAttr(0), b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+  auto matrixType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(b, loc, cast<MemRefType>(matrixType),
+                                   operand, offsets, sizes, strides);
+}
+
 /// Writes the kernel body for `op` into `kernel`.
 void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
   MLIRContext *ctx = op.getContext();
-  ConfigAttr config = op.getConfig();
+  ConfigAttr config = op.getConfigAttr();
   Location loc = op.getLoc();
   Block &entry = kernel.getBody().front();
   OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath im{b, loc};
-  Value a = entry.getArgument(0), bMat = entry.getArgument(1),
-        c = entry.getArgument(2);
+  // A batch runs one matrix product per block z.
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value a = matrixOfBatch(b, loc, entry.getArgument(0), bz),
+        bMat = matrixOfBatch(b, loc, entry.getArgument(1), bz),
+        c = matrixOfBatch(b, loc, entry.getArgument(2), bz);
   Layout layoutA = op.getLayoutA(), layoutB = op.getLayoutB();
   int64_t stages = config.getStages();
   int64_t bm = config.getBlockM(), bn = config.getBlockN(),
@@ -220,10 +239,14 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
 LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
+  if (!op.getConfigAttr())
+    return op.emitOpError()
+           << "has no tile config: write config(<...>) or run "
+              "--tgemm-select-config first (as --tgemm-pipeline does)";
   if (failed(checkPackedRows(op)))
     return failure();
   MLIRContext *ctx = op.getContext();
-  ConfigAttr config = op.getConfig();
+  ConfigAttr config = op.getConfigAttr();
   Location loc = op.getLoc();
   SymbolTable symbols(module);
 
@@ -241,7 +264,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
   buildKernelBody(op, kernel);
 
-  // The launch: grid (ceil(N / BN), ceil(M / BM)); edge blocks are partial.
+  // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
+  // partial.
   OpBuilder b(op);
   IndexMath im{b, loc};
   auto size = [&](Value memref, unsigned dim, int64_t tile) -> Value {
@@ -251,14 +275,16 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     return arith::CeilDivUIOp::create(
         b, loc, memref::DimOp::create(b, loc, memref, dim), im.c(tile));
   };
-  Value gridX = size(op.getC(), 1, config.getBlockN());
-  Value gridY = size(op.getC(), 0, config.getBlockM());
+  unsigned firstMatrixDim = op.isBatched() ? 1 : 0;
+  Value gridX = size(op.getC(), firstMatrixDim + 1, config.getBlockN());
+  Value gridY = size(op.getC(), firstMatrixDim, config.getBlockM());
+  Value one = im.c(1);
+  Value gridZ = op.isBatched() ? size(op.getC(), 0, 1) : one;
   MatmulKinds kinds = getMatmulKinds(op);
   int64_t sharedBytes = getPipelineSharedBytes(config, kinds.a, kinds.b);
   Value shared = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
-  Value one = im.c(1);
   auto launch = gpu::LaunchFuncOp::create(
-      b, loc, kernel, gpu::KernelDim3{gridX, gridY, one},
+      b, loc, kernel, gpu::KernelDim3{gridX, gridY, gridZ},
       gpu::KernelDim3{im.c(threads), one, one}, shared,
       ValueRange{op.getA(), op.getB(), op.getC()});
   launch->setAttr(kManifestAttrName,

@@ -39,6 +39,14 @@ def test_static_ir():
         "}\n")
 
 
+def test_auto_config_ir():
+    # No config in the IR: the compiler's tgemm-select-config chooses.
+    for config in (None, "auto"):
+        text = tgemm.matmul_ir(4096, 2048, 1024, config=config)
+        assert "config(" not in text
+        assert "acc(f32)\n      : memref<4096x1024xf16>" in text
+
+
 def test_dynamic_and_layouts_ir():
     text = tgemm.matmul_ir(None, 256, None, a="bf16", c="bf16",
                            layout_a="col", layout_b="row", alpha=0.5,
@@ -115,7 +123,9 @@ def test_default_config_compiles_everywhere(a, acc, mma, wmma, chip):
     assert mma in kernel.ptx
     [k] = kernel.kernels
     assert k["a"]["type"] == a and k["acc"] == acc
-    assert k["config"] == tgemm.default_config(a)
+    # No tuned entries exist for the smaller chips: the default applies.
+    if chip != "sm_90":
+        assert k["config"] == tgemm.default_config(a)
     if wmma:
         kernel = tgemm.compile_problem(4096, 4096, 4096, a=a, chip=chip,
                                        lowering="wmma", config="auto")

@@ -109,7 +109,9 @@ def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
     accumulator (default f32, or s32 for integers); c: C's type (default
     acc). layout_a, layout_b: "row" or "col" (README.md, `tgemm.matmul`).
     config: a dict {block: [BM, BN, BK], warps: [WM, WN], stages: S,
-    raster: G}, or None / "auto" for default_config(). name: the function's
+    raster: G}, or None / "auto" to let the compiler choose (the tuned config
+    for the chip and shape from configs/*.json, else default_config(); see
+    docs/tuning.md). name: the function's
     name (the kernel is NAME_kernel in NAME_module)."""
     a = _operand_type(a, "A")
     b = a if b is None else _operand_type(b, "B")
@@ -119,9 +121,9 @@ def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
         if layout not in LAYOUTS:
             raise ValueError("%s must be 'row' or 'col', not %r"
                              % (what, layout))
-    if config is None or config == "auto":
-        config = default_config(a, b, acc)
-    elif not isinstance(config, dict):
+    if config == "auto":
+        config = None
+    if config is not None and not isinstance(config, dict):
         raise ValueError("config must be a dict, None or 'auto', not %r"
                          % (config,))
     ms, ns, ks = _size(m, "m"), _size(n, "n"), _size(k, "k")
@@ -140,12 +142,14 @@ def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
     return (
         "func.func @{name}(%a: {at}, %b: {bt}, %c: {ct}) {{\n"
         "  tgemm.matmul %a, %b, %c layout({la}, {lb}) acc({acc}){epi}\n"
-        "      config({config})\n"
+        "{config}"
         "      : {at}, {bt}, {ct}\n"
         "  return\n"
         "}}\n").format(name=name, at=a_type, bt=b_type, ct=c_type,
                        la=layout_a, lb=layout_b, acc=_RESULT_TYPES[acc],
-                       epi=epilogue, config=_config_text(config))
+                       epi=epilogue,
+                       config="" if config is None else
+                       "      config(%s)\n" % _config_text(config))
 
 
 def compile_problem(m, n, k, a="f16", b=None, acc=None, c=None,

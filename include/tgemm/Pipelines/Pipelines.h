@@ -34,6 +34,20 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_86, sm_89, sm_90"),
       llvm::cl::init("sm_90")};
+  PassOptions::Option<bool> fromLinalg{
+      *this, "from-linalg",
+      llvm::cl::desc("First import linalg.matmul / linalg.batch_matmul on "
+                     "memrefs (tgemm-from-linalg)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> tf32{
+      *this, "tf32",
+      llvm::cl::desc("Import f32 linalg matmuls, computed as TF32"),
+      llvm::cl::init(false)};
+  PassOptions::Option<std::string> configDatabase{
+      *this, "config-db",
+      llvm::cl::desc("A tuned config database searched before the built-in "
+                     "ones (tgemm-select-config)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("Override every config's stage count (0: keep)"),
@@ -61,7 +75,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(3)};
 };
 
-/// Appends the whole pipeline to `pm` (anchored on builtin.module): target
+/// Appends the whole pipeline to `pm` (anchored on builtin.module): the
+/// linalg import, config selection (tuned database or default), target
 /// checks, tiling, the chosen lowering, then the upstream NVVM path to a
 /// gpu.binary with PTX (gpu-module-to-binary format=isa). An unknown chip
 /// is reported by the first pass, tgemm-check-target, when the pipeline runs.

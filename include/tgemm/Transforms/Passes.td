@@ -31,6 +31,71 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
   ];
 }
 
+def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
+  let summary = "Turn linalg.matmul and linalg.batch_matmul on memrefs into "
+                "tgemm.matmul";
+  let description = [{
+    Rewrites each upstream `linalg.matmul` and `linalg.batch_matmul` whose
+    operands are memrefs into a `tgemm.matmul` without a tile config (so
+    `--tgemm-select-config` picks the tuned one):
+
+    - operand layouts come from the op's indexing maps: A indexed (m, k) is
+      `row`, (k, m) is `col`; B indexed (k, n) is `row`, (n, k) is `col`; C
+      must be indexed (m, n) (batch first for `batch_matmul`);
+    - `linalg.matmul` accumulates into C, so the result has `beta(1.0)`;
+      a `linalg.fill` of zero into C right before the matmul is folded into
+      `beta(0.0)` and erased;
+    - the accumulator is C's element type where an instruction has it
+      (f16 C: f16, f32 C: f32, i32 C: i32), else f32 (a bf16 C);
+    - f32 operands are computed as TF32 only with `tf32=true`, since that
+      rounds them.
+
+    Ops it cannot take (tensors: bufferize first with `--one-shot-bufferize`;
+    element types no tensor-core instruction multiplies; broadcasting maps;
+    unsigned casts; rows that are not unit-stride) are left alone with a
+    remark, or rejected with an error when `strict=true`.
+  }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "Fail on a matmul that cannot be imported (else leave it, with a "
+           "remark)">,
+    Option<"tf32", "tf32", "bool", /*default=*/"false",
+           "Import f32 x f32 matmuls, computed as TF32">,
+  ];
+  let dependentDialects = ["::mlir::tgemm::TGemmDialect"];
+}
+
+def TGemmSelectConfig : Pass<"tgemm-select-config"> {
+  let summary = "Give every tgemm.matmul without a tile config the tuned one";
+  let description = [{
+    For each `tgemm.matmul` written without `config(...)`, looks up the tuned
+    config databases (configs/*.json, compiled in; see docs/tuning.md) for
+    the entry of the same chip, lowering and element types whose M, N, K
+    are nearest to the op's (in log space; a dynamic size counts as 4096),
+    and sets it. Without a matching entry, or when the entry does not fit
+    the op (e.g. its rings exceed the chip's shared memory), the op gets
+    tgemm's default config for its precision (`tgemm::defaultConfig`).
+    Ops that have a config keep it.
+
+    ```
+    tgemm-opt --tgemm-select-config="chip=sm_90 lowering=ptx" gemm.mlir
+    ```
+
+    `database=FILE` adds a database, searched before the built-in ones;
+    `report` emits a remark per op naming what was chosen and from where.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "Target chip (sm_80, sm_86, sm_89, sm_90)">,
+    Option<"lowering", "lowering", "std::string", /*default=*/"\"ptx\"",
+           "Instruction family the config is for: wmma or ptx">,
+    Option<"database", "database", "std::string", /*default=*/"\"\"",
+           "A tuned config database (JSON) searched before the built-in ones">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Emit a remark per op with the chosen config and its source">,
+  ];
+}
+
 def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
   let summary = "Turn each tgemm.matmul into a GPU kernel of tile operations";
   let description = [{

@@ -14,7 +14,7 @@ func.func @bad_layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 // -----
 
 func.func @f64_operand(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?xf64>) {
-  // expected-error @+1 {{operand #0 must be 2D memref of}}
+  // expected-error @+1 {{operand #0 must be 2D/3D memref of}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
       : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>
@@ -24,7 +24,7 @@ func.func @f64_operand(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?x
 // -----
 
 func.func @rank3(%a: memref<2x?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{operand #0 must be 2D memref of}}
+  // expected-error @+1 {{A, B and C must all be matrices (rank 2) or all batches of matrices (rank 3), got ranks 3, 2 and 2}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
       : memref<2x?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
@@ -43,9 +43,19 @@ func.func @i64_acc(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) 
 
 // -----
 
-func.func @missing_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+func.func @rank4(%a: memref<2x2x?x?xf16>, %b: memref<2x2x?x?xf16>, %c: memref<2x2x?x?xf32>) {
+  // expected-error @+1 {{operand #0 must be 2D/3D memref of}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
-  // expected-error @+1 {{expected 'config'}}
+      : memref<2x2x?x?xf16>, memref<2x2x?x?xf16>, memref<2x2x?x?xf32>
+  return
+}
+
+// -----
+
+func.func @config_without_parens(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+  // expected-error @+1 {{expected '('}}
+      config <block = [64, 64, 32], warps = [2, 2], stages = 2>
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
   return
 }

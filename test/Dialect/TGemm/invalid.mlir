@@ -246,3 +246,21 @@ func.func @row_bytes(%a: memref<?x?xi4>, %b: memref<?x?xi4>, %c: memref<?x?xi32>
       : memref<?x?xi4>, memref<?x?xi4>, memref<?x?xi32>
   return
 }
+
+// -----
+
+func.func @batch_mismatch(%a: memref<2x64x64xf16>, %b: memref<3x64x64xf16>, %c: memref<2x64x64xf32>) {
+  // expected-error @+1 {{batch of B (3) does not match batch of C (2)}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<2x64x64xf16>, memref<3x64x64xf16>, memref<2x64x64xf32>
+  return
+}
+
+// -----
+
+func.func @batch_inner_stride(%a: memref<2x64x64xf16, strided<[4096, 1, 64]>>, %b: memref<2x64x64xf16>, %c: memref<2x64x64xf32>) {
+  // expected-error @+1 {{A must have unit stride within a row}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<2x64x64xf16, strided<[4096, 1, 64]>>, memref<2x64x64xf16>, memref<2x64x64xf32>
+  return
+}

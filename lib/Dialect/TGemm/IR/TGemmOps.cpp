@@ -119,21 +119,31 @@ int64_t mlir::tgemm::getPipelineSharedBytes(ConfigAttr config, ElemKind a,
 // MatmulOp
 //===----------------------------------------------------------------------===//
 
+/// Size of matrix dimension `dim` (0: rows, 1: columns) of `type`, after any
+/// batch dimension.
+static int64_t matrixDimSize(MemRefType type, unsigned dim) {
+  return type.getDimSize(type.getRank() - 2 + dim);
+}
+
 int64_t MatmulOp::getStaticM() {
-  return getA().getType().getDimSize(rowsDim(getLayoutA()));
+  return matrixDimSize(getA().getType(), rowsDim(getLayoutA()));
 }
 
 int64_t MatmulOp::getStaticK() {
-  return getA().getType().getDimSize(1 - rowsDim(getLayoutA()));
+  return matrixDimSize(getA().getType(), 1 - rowsDim(getLayoutA()));
 }
 
 int64_t MatmulOp::getStaticN() {
   // B is K x N: row-major stores it as KxN, so N is dimension 1.
-  return getB().getType().getDimSize(getLayoutB() == Layout::Row ? 1 : 0);
+  return matrixDimSize(getB().getType(), getLayoutB() == Layout::Row ? 1 : 0);
+}
+
+int64_t MatmulOp::getStaticBatch() {
+  return isBatched() ? getC().getType().getDimSize(0) : 1;
 }
 
 /// Checks that two views of one problem size agree where both are static.
-static LogicalResult verifySameSize(MatmulOp op, char dim, StringRef lhs,
+static LogicalResult verifySameSize(MatmulOp op, StringRef dim, StringRef lhs,
                                     int64_t lhsSize, StringRef rhs,
                                     int64_t rhsSize) {
   if (ShapedType::isDynamic(lhsSize) || ShapedType::isDynamic(rhsSize) ||
@@ -173,21 +183,35 @@ LogicalResult MatmulOp::verify() {
     // adjacent.
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (failed(type.getStridesAndOffset(strides, offset)) || strides[1] != 1)
+    if (failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1)
       return emitOpError() << name
                            << " must have unit stride within a row (a "
                               "strided view with innermost stride 1), got "
                            << type.getLayout();
   }
 
+  // Batches: all three operands or none, of one size.
+  if (aType.getRank() != cType.getRank() || bType.getRank() != cType.getRank())
+    return emitOpError() << "A, B and C must all be matrices (rank 2) or all "
+                            "batches of matrices (rank 3), got ranks "
+                         << aType.getRank() << ", " << bType.getRank()
+                         << " and " << cType.getRank();
+  if (isBatched() &&
+      (failed(verifySameSize(*this, "batch", "A", aType.getDimSize(0), "C",
+                             cType.getDimSize(0))) ||
+       failed(verifySameSize(*this, "batch", "B", bType.getDimSize(0), "C",
+                             cType.getDimSize(0)))))
+    return failure();
+
   // Shapes: A is MxK (row) or KxM (col), B is KxN (row) or NxK (col), C MxN.
-  if (failed(verifySameSize(*this, 'M', "A", getStaticM(), "C",
-                            cType.getDimSize(0))) ||
-      failed(verifySameSize(*this, 'N', "B", getStaticN(), "C",
-                            cType.getDimSize(1))) ||
-      failed(verifySameSize(*this, 'K', "A", getStaticK(), "B",
-                            getB().getType().getDimSize(
-                                getLayoutB() == Layout::Row ? 0 : 1))))
+  if (failed(verifySameSize(*this, "M", "A", getStaticM(), "C",
+                            matrixDimSize(cType, 0))) ||
+      failed(verifySameSize(*this, "N", "B", getStaticN(), "C",
+                            matrixDimSize(cType, 1))) ||
+      failed(verifySameSize(*this, "K", "A", getStaticK(), "B",
+                            matrixDimSize(bType,
+                                          getLayoutB() == Layout::Row ? 0 : 1))))
     return failure();
 
   // Element types: legal only if the instruction-facts table has them.
@@ -228,7 +252,9 @@ LogicalResult MatmulOp::verify() {
 
   // Tile: every family that computes this precision must be able to tile it,
   // so the same op lowers through either and the comparison stays fair.
-  ConfigAttr config = getConfig();
+  ConfigAttr config = getConfigAttr();
+  if (!config)
+    return success(); // chosen later, by tgemm-select-config
   ::tgemm::InstrShape tile = ::tgemm::commonTile(facts);
   std::string who = joinFamilies(facts);
   StringRef precision = mlirSpelling(kinds.a);

@@ -20,8 +20,9 @@ def TGemm_OutputElement : AnyTypeOf<[F32, F16, BF16, I32]>;
 def TGemm_AccumulatorElementType
     : TypeAttrOf<AnyTypeOf<[F32, F16, I32]>>;
 
-def TGemm_OperandMemRef : MemRefRankOf<[TGemm_OperandElement], [2]>;
-def TGemm_OutputMemRef : MemRefRankOf<[TGemm_OutputElement], [2]>;
+// Rank 2: one matrix; rank 3: a batch of matrices (dimension 0 is the batch).
+def TGemm_OperandMemRef : MemRefRankOf<[TGemm_OperandElement], [2, 3]>;
+def TGemm_OutputMemRef : MemRefRankOf<[TGemm_OutputElement], [2, 3]>;
 
 def TGemm_MatmulOp : TGemm_Op<"matmul"> {
   let summary = "C = alpha * op(A) * op(B) + beta * C on tensor cores";
@@ -34,10 +35,19 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
       `col`;
     - `C` is M x N, row-major, and is read when `beta` is non-zero.
 
+    With rank-3 operands the op is a batch of such products: dimension 0 of
+    A, B and C is the batch (the same size for all three) and the last two
+    dimensions are as above; each batch element may sit anywhere in its
+    buffer (a strided view).
+
     Sizes may be static or dynamic. `acc` is the accumulator type of the
     tensor-core instruction; the epilogue converts it to C's element type.
     `alpha` defaults to 1 and `beta` to 0; with an `i32` accumulator both must
     be integers.
+
+    Without `config`, the op says what to compute but not how to tile it:
+    `--tgemm-select-config` (run first by `--tgemm-pipeline`) chooses the
+    tuned config for the target chip and the problem's shape, or a default.
 
     The verifier accepts a combination of element types only if the
     instruction-facts table has an instruction for it, and a tile config only
@@ -60,7 +70,7 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     TGemm_AccumulatorElementType:$acc,
     OptionalAttr<F64Attr>:$alpha,
     OptionalAttr<F64Attr>:$beta,
-    TGemm_ConfigAttr:$config
+    OptionalAttr<TGemm_ConfigAttr>:$config
   );
 
   let assemblyFormat = [{
@@ -69,7 +79,7 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     `acc` `(` $acc `)`
     (`alpha` `(` $alpha^ `)`)?
     (`beta` `(` $beta^ `)`)?
-    `config` `(` $config `)`
+    (`config` `(` $config^ `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
 
@@ -79,8 +89,13 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     /// alpha and beta with their defaults applied.
     double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
     double getBetaValue() { return getBeta().value_or(::llvm::APFloat(0.0)).convertToDouble(); }
-    /// Memref dimension holding M, N or K of an operand, given its layout.
+    /// Whether the operands are batches of matrices (rank 3).
+    bool isBatched() { return getC().getType().getRank() == 3; }
+    /// Memref dimension holding M, N or K of an operand, given its layout
+    /// (counted from the first matrix dimension, after any batch dimension).
     static unsigned rowsDim(Layout layout) { return layout == Layout::Row ? 0 : 1; }
+    /// The batch size: 1 when not batched, ShapedType::kDynamic if unknown.
+    int64_t getStaticBatch();
     /// The logical problem sizes (ShapedType::kDynamic where unknown).
     int64_t getStaticM();
     int64_t getStaticN();

@@ -1,0 +1,74 @@
+//===- TuningDatabase.h - Tuned tile configs per chip and shape -*- C++ -*-===//
+//
+// The autotuner (scripts/tune.py) measures tile configs on a GPU and writes
+// the fastest per (chip, lowering, precision, shape) into a JSON database
+// under configs/ (format: docs/tuning.md). The compiler reads it when a
+// `tgemm.matmul` has no config: `--tgemm-select-config` takes the entry of
+// the same chip, lowering and element types whose (M, N, K) is nearest in
+// log space, and falls back to tgemm::defaultConfig when there is none.
+//
+// The databases in configs/ are compiled into the library, so a build finds
+// them wherever it is installed; a user may load more.
+//
+// Plain C++ with LLVM's support library (no MLIR), like InstructionFacts.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_TARGET_TUNINGDATABASE_H
+#define TGEMM_TARGET_TUNINGDATABASE_H
+
+#include "tgemm/Target/DefaultConfigs.h"
+#include "tgemm/Target/InstructionFacts.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tgemm {
+
+/// One measured winner.
+struct TunedConfig {
+  std::string chip;     // sm_90
+  std::string lowering; // wmma or ptx
+  ElemKind a, b, acc, c;
+  int64_t m, n, k; // the shape it was tuned at
+  TileConfig config;
+  double tflops = 0; // what it reached there (for reports only)
+};
+
+/// The problem a config is wanted for; a dynamic size is <= 0.
+struct TuningQuery {
+  llvm::StringRef chip, lowering;
+  ElemKind a, b, acc, c;
+  int64_t m, n, k;
+};
+
+class TuningDatabase {
+public:
+  /// Adds the entries of one database file's text; `name` is used in error
+  /// messages. On error nothing is added.
+  llvm::Error addJson(llvm::StringRef text, llvm::StringRef name);
+
+  /// The entry for `query`: same chip, lowering and element types, nearest
+  /// shape (sum of |log2| distances; a dynamic size counts as 4096). Null
+  /// when no entry matches.
+  const TunedConfig *lookup(const TuningQuery &query) const;
+
+  const std::vector<TunedConfig> &entries() const { return entries_; }
+
+  /// The databases of configs/, compiled in.
+  static const TuningDatabase &builtin();
+
+private:
+  std::vector<TunedConfig> entries_;
+};
+
+/// The element kind a database or manifest names (`f16`, `tf32`, `s8`, ...).
+std::optional<ElemKind> parseElemKind(llvm::StringRef name);
+
+} // namespace tgemm
+
+#endif // TGEMM_TARGET_TUNINGDATABASE_H

@@ -1,0 +1,173 @@
+//===- FromLinalg.cpp - linalg matmuls on memrefs to tgemm.matmul ---------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/Verifier.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMFROMLINALG
+#include "tgemm/Transforms/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+namespace {
+
+/// The loop dimensions of a (batch) matmul: d0..d2 of linalg.matmul are
+/// (m, n, k); linalg.batch_matmul puts the batch first.
+struct MatmulDims {
+  std::optional<unsigned> batch;
+  unsigned m, n, k;
+};
+
+/// The loop dimensions `map` indexes with, in order, or nothing when a
+/// result is not a plain dimension (a broadcast, a constant, an expression).
+std::optional<SmallVector<unsigned>> plainDims(AffineMap map) {
+  SmallVector<unsigned> dims;
+  for (AffineExpr e : map.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(e);
+    if (!dim)
+      return std::nullopt;
+    dims.push_back(dim.getPosition());
+  }
+  return dims;
+}
+
+/// The layout of an operand indexed by `map`: `row` when it is indexed
+/// (rows, cols), `col` when (cols, rows), after the batch if any.
+std::optional<Layout> layoutOf(AffineMap map, const MatmulDims &dims,
+                               unsigned rows, unsigned cols) {
+  std::optional<SmallVector<unsigned>> indices = plainDims(map);
+  if (!indices)
+    return std::nullopt;
+  SmallVector<unsigned> prefix;
+  if (dims.batch)
+    prefix.push_back(*dims.batch);
+  auto is = [&](unsigned first, unsigned second) {
+    SmallVector<unsigned> want = prefix;
+    want.append({first, second});
+    return *indices == ArrayRef<unsigned>(want);
+  };
+  if (is(rows, cols))
+    return Layout::Row;
+  if (is(cols, rows))
+    return Layout::Col;
+  return std::nullopt;
+}
+
+/// The accumulator for C's element type: C's own where an instruction
+/// accumulates in it, else f32 (a bf16 C).
+Type accumulatorFor(Type c) {
+  if (c.isF16() || c.isF32() || c.isSignlessInteger(32))
+    return c;
+  return Float32Type::get(c.getContext());
+}
+
+/// Whether `op` is a linalg.fill of zero into exactly `c`.
+bool isZeroFillOf(Operation *op, Value c) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op);
+  if (!fill || fill.getDpsInits().size() != 1 || fill.getDpsInits()[0] != c)
+    return false;
+  Value value = fill.getDpsInputs()[0];
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
+}
+
+struct FromLinalgPass
+    : public mlir::tgemm::impl::TGemmFromLinalgBase<FromLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+        candidates.push_back(op);
+    });
+    bool failed = false;
+    for (linalg::LinalgOp op : candidates) {
+      std::string why = import(op);
+      if (why.empty())
+        continue;
+      if (strict) {
+        op.emitError() << "cannot be computed by tgemm.matmul: " << why;
+        failed = true;
+      } else {
+        op.emitRemark() << "left as is, not a tgemm.matmul: " << why;
+      }
+    }
+    if (failed)
+      signalPassFailure();
+  }
+
+  /// Replaces `op` with a tgemm.matmul; returns why not on failure (and
+  /// leaves `op` unchanged).
+  std::string import(linalg::LinalgOp op) {
+    if (!op.hasPureBufferSemantics())
+      return "it works on tensors; bufferize it first (e.g. "
+             "--one-shot-bufferize=\"bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map\")";
+    MatmulDims dims = isa<linalg::BatchMatmulOp>(op)
+                          ? MatmulDims{0u, 1u, 2u, 3u}
+                          : MatmulDims{std::nullopt, 0u, 1u, 2u};
+    // `cast` is absent when it is the default, cast_signed.
+    auto cast = op->getAttrOfType<linalg::TypeFnAttr>("cast");
+    if (cast && cast.getValue() != linalg::TypeFn::cast_signed)
+      return "it extends its operands as unsigned; tgemm reads unsigned "
+             "8-bit operands from ui8 memrefs";
+
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    std::optional<Layout> layoutA = layoutOf(maps[0], dims, dims.m, dims.k);
+    std::optional<Layout> layoutB = layoutOf(maps[1], dims, dims.k, dims.n);
+    std::optional<Layout> layoutC = layoutOf(maps[2], dims, dims.m, dims.n);
+    if (!layoutA || !layoutB || layoutC != Layout::Row)
+      return "its indexing maps are not a (batched) matrix product with "
+             "A (m, k) or (k, m), B (k, n) or (n, k) and C (m, n)";
+
+    Value a = op.getDpsInputs()[0], b = op.getDpsInputs()[1],
+          c = op.getDpsInits()[0];
+    Type elementA = getElementTypeOrSelf(a.getType());
+    if (elementA.isF32() && !tf32)
+      return "f32 operands would be computed as TF32 (10-bit mantissa); "
+             "import them with tf32=true";
+    Type acc = accumulatorFor(getElementTypeOrSelf(c.getType()));
+
+    Operation *previous = op->getPrevNode();
+    bool zeroFill = isZeroFillOf(previous, c);
+    OpBuilder builder(op);
+    MLIRContext *ctx = op.getContext();
+    auto matmul = MatmulOp::create(
+        builder, op.getLoc(), a, b, c, LayoutAttr::get(ctx, *layoutA),
+        LayoutAttr::get(ctx, *layoutB), TypeAttr::get(acc),
+        /*alpha=*/nullptr, builder.getF64FloatAttr(zeroFill ? 0.0 : 1.0),
+        /*config=*/nullptr);
+
+    // The verifier knows which element types, accumulators and strides an
+    // instruction takes; its first message is the reason not to import.
+    std::string message;
+    {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+        if (message.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
+          message = diag.str();
+        return success();
+      });
+      if (succeeded(mlir::verify(matmul)))
+        message.clear();
+      else if (message.empty())
+        message = "tgemm.matmul does not verify";
+    }
+    if (!message.empty()) {
+      matmul.erase();
+      return message;
+    }
+    if (zeroFill)
+      previous->erase();
+    op.erase();
+    return "";
+  }
+};
+
+} // namespace

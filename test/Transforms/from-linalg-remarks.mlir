@@ -1,0 +1,78 @@
+// RUN: tgemm-opt %s --split-input-file --tgemm-from-linalg --verify-diagnostics | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --tgemm-from-linalg="tf32=true" | FileCheck %s --check-prefix=TF32
+
+// What tgemm-from-linalg cannot take, it leaves alone with a remark.
+
+// CHECK-LABEL: func.func @tensors
+// CHECK: linalg.matmul
+func.func @tensors(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>,
+                   %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-remark @+1 {{left as is, not a tgemm.matmul: it works on tensors; bufferize it first}}
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>)
+                     outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f32
+// CHECK: linalg.matmul
+// TF32-LABEL: func.func @f32
+// TF32: tgemm.matmul {{.*}} acc(f32) beta(1.000000e+00) : memref<64x64xf32>
+func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  // expected-remark @+1 {{f32 operands would be computed as TF32 (10-bit mantissa); import them with tf32=true}}
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>)
+                outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// The verifier's reason, for element types no instruction multiplies.
+func.func @f64(%a: memref<64x64xf64>, %b: memref<64x64xf64>, %c: memref<64x64xf64>) {
+  // expected-remark @+1 {{left as is, not a tgemm.matmul: 'tgemm.matmul' op operand #0 must be 2D/3D memref of}}
+  linalg.matmul ins(%a, %b : memref<64x64xf64>, memref<64x64xf64>)
+                outs(%c : memref<64x64xf64>)
+  return
+}
+
+// -----
+
+func.func @mixed(%a: memref<64x64xf16>, %b: memref<64x64xbf16>, %c: memref<64x64xf32>) {
+  // expected-remark @+1 {{no tensor-core instruction multiplies A of 'f16' by B of 'bf16'}}
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xbf16>)
+                outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+func.func @unsigned(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
+  // expected-remark @+1 {{it extends its operands as unsigned; tgemm reads unsigned 8-bit operands from ui8 memrefs}}
+  linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}
+      ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>)
+      outs(%c : memref<64x64xi32>)
+  return
+}
+
+// -----
+
+func.func @broadcast(%a: memref<64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  // expected-remark @+1 {{its indexing maps are not a (batched) matrix product}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>,
+                                 affine_map<(m, n, k) -> (k, n)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<64xf16>, memref<64x64xf16>)
+      outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+func.func @column_stride(%a: memref<64x64xf16, strided<[1, 64]>>, %b: memref<64x64xf16>,
+                         %c: memref<64x64xf32>) {
+  // expected-remark @+1 {{A must have unit stride within a row}}
+  linalg.matmul ins(%a, %b : memref<64x64xf16, strided<[1, 64]>>, memref<64x64xf16>)
+                outs(%c : memref<64x64xf32>)
+  return
+}
