@@ -2,9 +2,10 @@
 //
 // Input bytes are a launch manifest (docs/manifest.md). The harness does
 // with it what tgemm-run does before it touches a GPU: parse and validate
-// it, select a kernel, reconcile the sizes with a command line, check the
-// requirements, compute the launch dimensions, the stored matrix sizes and
-// the kernel parameters.
+// it, select a kernel, reconcile the sizes and the batch with a command
+// line, check the requirements, compute the launch dimensions, the stored
+// matrix sizes, the operands' storage (leading dimensions, offsets) and the
+// kernel parameters.
 //
 // The contract (runtime/include/tgemm/runtime/Error.h) is that bad input
 // ends in a tgemm::runtime::Error naming the cause. Anything else is a
@@ -63,8 +64,14 @@ void checkAccepted(const KernelManifest &kernel) {
       violated("its block has more than 1024 threads");
   }
   for (const KernelArg &arg : kernel.args)
-    if (arg.rank != 2)
-      violated("an argument is not of rank 2");
+    if (arg.rank != (kernel.batched ? 3 : 2))
+      violated("an argument is not of rank 2 (rank 3 when batched)");
+  if (kernel.batch && *kernel.batch < 1)
+    violated("a static batch size is not positive");
+  for (const GridExtent &extent : kernel.grid)
+    if (extent.isTiled && extent.dim == Dim::Batch && !kernel.batched)
+      violated("a grid extent tiles the batch of a kernel that is not "
+               "batched");
   if (kernel.args.size() != 3)
     violated("it does not have exactly the arguments a, b and c");
   for (const GridExtent &extent : kernel.grid)
@@ -84,19 +91,30 @@ void checkAccepted(const KernelManifest &kernel) {
 /// needs a device (runtime/tools/tgemm-run and GemmRunner::run).
 void exercise(const Manifest &manifest, const KernelManifest &kernel,
               uint64_t &choice) {
-  std::optional<int64_t> given[3];
-  for (int i = 0; i < 3; ++i) {
+  std::optional<int64_t> given[4];
+  for (int i = 0; i < 4; ++i) {
     uint64_t pick = choice % 16;
     choice /= 16;
     // Mostly the sizes the kernel was compiled for, or none for a static
-    // size; sometimes a conflicting one.
-    if (pick < std::size(kCommandLineSizes) &&
-        (!kernel.problem[i] || pick % 4 == 0))
+    // size; sometimes a conflicting one. given[3] is the batch.
+    std::optional<int64_t> compiled = i < 3 ? kernel.problem[i] : kernel.batch;
+    if (pick < std::size(kCommandLineSizes) && (!compiled || pick % 4 == 0))
       given[i] = kCommandLineSizes[pick];
+  }
+  // Leading dimensions and offsets: none, or sizes from the same list.
+  StorageRequests requests;
+  for (StorageRequest &request : requests) {
+    uint64_t pick = choice % 64;
+    choice /= 64;
+    if (pick < std::size(kCommandLineSizes))
+      request.ld = kCommandLineSizes[pick];
+    else if (pick < 2 * std::size(kCommandLineSizes))
+      request.offset = kCommandLineSizes[pick - std::size(kCommandLineSizes)];
   }
   try {
     selectKernel(manifest, kernel.name, "fuzz.json");
-    GemmShape shape = resolveShape(kernel, given[0], given[1], given[2]);
+    GemmShape shape =
+        resolveShape(kernel, given[0], given[1], given[2], given[3]);
     (void)shape.str();
     (void)shape.operations();
     checkRequirements(kernel, shape);
@@ -110,6 +128,16 @@ void exercise(const Manifest &manifest, const KernelManifest &kernel,
     }
     KernelArgs args(kernel, shape, {0x1000, 0x2000, 0x3000});
     (void)args.pointers();
+    OperandStorages storages = resolveStorage(kernel, shape, requests);
+    for (const MatrixStorage &storage : storages)
+      if (storage.ld < storage.cols || storage.offset < 0 ||
+          storage.allocationElements() > kMaxMatrixElements) {
+        std::fprintf(stderr, "manifest-fuzzer: resolveStorage accepted a "
+                             "storage it promises to refuse\n");
+        std::abort();
+      }
+    KernelArgs strided(kernel, storages, {0x1000, 0x2000, 0x3000});
+    (void)strided.pointers();
   } catch (const Error &) {
     // Refused with a message: the expected outcome for bad input.
   }

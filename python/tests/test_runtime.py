@@ -16,12 +16,16 @@ from tgemm import runtime
 from conftest import RUNTIME_INPUTS, needs_extension, needs_runtime
 
 F16_JSON = os.path.join(RUNTIME_INPUTS, "f16.json")
+STRIDED_JSON = os.path.join(RUNTIME_INPUTS, "strided.json")
+BATCHED_JSON = os.path.join(RUNTIME_INPUTS, "batched.json")
 GEMM_PTX = os.path.join(RUNTIME_INPUTS, "gemm.ptx")
 
 
 def test_result_layout():
     # tgemm_rt_result: 7 doubles, 2 int64, 4 int32, 128 chars.
     assert ctypes.sizeof(runtime._Result) == 7 * 8 + 2 * 8 + 4 * 4 + 128
+    # tgemm_rt_options: 10 int64, 2 int32.
+    assert ctypes.sizeof(runtime._Options) == 10 * 8 + 2 * 4
 
 
 def test_missing_library_env(monkeypatch, tmp_path):
@@ -64,6 +68,24 @@ def test_argument_checks():
         runtime.run(GEMM_PTX, F16_JSON, m=0)
     with pytest.raises(tgemm.RunError, match="needs check=False"):
         runtime.run(None, F16_JSON)
+
+
+@pytest.mark.parametrize("knob, value, message", [
+    ("batch", 0, "batch must be an int >= 1 or None, not 0"),
+    ("batch", 2.0, "batch must be an int >= 1 or None, not 2.0"),
+    ("lda", 0, "lda must be an int >= 1 or None, not 0"),
+    ("ldb", True, "ldb must be an int >= 1 or None, not True"),
+    ("ldc", "64", "ldc must be an int >= 1 or None, not '64'"),
+    ("ldc", 2 ** 63, "ldc must be an int >= 1 or None"),
+    ("offset_a", -1, "offset_a must be an int >= 0 or None, not -1"),
+    ("offset_c", 1.5, "offset_c must be an int >= 0 or None, not 1.5"),
+])
+def test_storage_argument_checks(knob, value, message):
+    # Checked before the library is even looked for.
+    with pytest.raises(tgemm.RunError, match=message) as info:
+        runtime.run(GEMM_PTX, STRIDED_JSON, library="/nonexistent.so",
+                    **{knob: value})
+    assert info.value.status == runtime.USAGE
 
 
 @needs_runtime
@@ -109,6 +131,60 @@ def test_bad_kernel_contents():
 
 
 @needs_runtime
+def test_options_abi():
+    rt = runtime.load_library()
+    assert rt.has_options
+    assert rt.lib.tgemm_rt_options_size() == ctypes.sizeof(runtime._Options)
+
+
+@needs_runtime
+@pytest.mark.parametrize("manifest, kwargs, status, message", [
+    # Only arguments the manifest marks strided take a leading dimension or
+    # an offset.
+    (F16_JSON, {"lda": 4160}, runtime.ERROR,
+     "--lda 4160: argument 'a' of kernel 'gemm_f16_f32_kernel' is not "
+     "strided"),
+    (F16_JSON, {"offset_b": 8}, runtime.ERROR,
+     "--offset-b 8: argument 'b' of kernel 'gemm_f16_f32_kernel' is not "
+     "strided"),
+    (STRIDED_JSON, {"m": 256, "n": 512, "k": 64, "ldc": 500},
+     runtime.USAGE, "--ldc 500 is less than the row length of C"),
+    # Batches.
+    (F16_JSON, {"batch": 2}, runtime.ERROR,
+     "kernel 'gemm_f16_f32_kernel' is not batched"),
+    (BATCHED_JSON, {"m": 128, "n": 128, "k": 64}, runtime.USAGE,
+     "has a dynamic batch size; give it with --batch"),
+    (BATCHED_JSON, {"m": 128, "n": 128, "k": 64, "batch": 70000},
+     runtime.ERROR, "grid.z = 70000 exceeds CUDA's limit of 65535"),
+])
+def test_storage_errors_before_the_device(manifest, kwargs, status, message):
+    # Refused with the runtime's message whether or not there is a GPU.
+    with pytest.raises(tgemm.RunError, match=message) as info:
+        runtime.run(GEMM_PTX, manifest, **kwargs)
+    assert info.value.status == status
+    assert not isinstance(info.value, tgemm.NoDevice)
+
+
+@needs_runtime
+def test_batched_manifest_errors():
+    with open(BATCHED_JSON) as f:
+        manifest = json.load(f)
+    # Rank-3 arguments in a kernel that is not batched.
+    del manifest["kernels"][0]["problem"]["batch"]
+    manifest["kernels"][0]["grid"][2] = {"value": 1}
+    with pytest.raises(tgemm.RunError,
+                       match="<manifest>: kernels\\[0\\].args\\[0\\].rank: "
+                             "argument 'a' has rank 3 but the kernel is not "
+                             "batched") as info:
+        runtime.run(GEMM_PTX, manifest, m=128, n=128, k=64)
+    assert info.value.status == runtime.ERROR
+    manifest["kernels"][0]["args"][0]["strided"] = 1
+    with pytest.raises(tgemm.RunError, match="strided: expected true or "
+                                             "false, got 1"):
+        runtime.run(GEMM_PTX, manifest, m=128, n=128, k=64)
+
+
+@needs_runtime
 def test_kernel_not_in_manifest():
     with pytest.raises(tgemm.RunError, match="nope"):
         runtime.run(GEMM_PTX, F16_JSON, kernel_name="nope")
@@ -136,6 +212,12 @@ def test_no_device():
     _expect_no_device(lambda: runtime.run(GEMM_PTX, F16_JSON, reps=1))
     # The anchor alone needs a device too.
     _expect_no_device(lambda: runtime.run(None, F16_JSON, check=False))
+    # Leading dimensions, offsets and batches that pass their checks.
+    _expect_no_device(lambda: runtime.run(
+        GEMM_PTX, STRIDED_JSON, m=256, n=128, k=64, lda=72, ldc=136,
+        offset_a=3, reps=1))
+    _expect_no_device(lambda: runtime.run(
+        GEMM_PTX, BATCHED_JSON, m=256, n=128, k=64, batch=4, ldb=80, reps=1))
 
 
 @needs_runtime

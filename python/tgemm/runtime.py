@@ -60,6 +60,18 @@ class _Result(ctypes.Structure):
         ("anchor", ctypes.c_char * 128)]
 
 
+class _Options(ctypes.Structure):
+    # tgemm_rt_options, field for field; 0 means "not given" throughout.
+    _fields_ = [(name, ctypes.c_int64) for name in (
+        "m", "n", "k", "batch", "lda", "ldb", "ldc", "offset_a", "offset_b",
+        "offset_c")] + [("reps", ctypes.c_int32), ("check", ctypes.c_int32)]
+
+
+# The keywords of run() that only tgemm_rt_run_with understands.
+_STORAGE_KNOBS = ("batch", "lda", "ldb", "ldc", "offset_a", "offset_b",
+                  "offset_c")
+
+
 def _candidates():
     here = os.path.dirname(os.path.abspath(__file__))
     return [
@@ -129,6 +141,24 @@ class Runtime:
         lib.tgemm_rt_last_error.argtypes = []
         lib.tgemm_rt_free.restype = None
         lib.tgemm_rt_free.argtypes = [ctypes.c_void_p]
+        # Added to the C API later (same ABI version): batches, leading
+        # dimensions and offsets, and checking them without a device.
+        self.has_options = hasattr(lib, "tgemm_rt_run_with") and \
+            hasattr(lib, "tgemm_rt_validate")
+        if self.has_options:
+            lib.tgemm_rt_options_size.restype = ctypes.c_size_t
+            if lib.tgemm_rt_options_size() != ctypes.sizeof(_Options):
+                raise LibraryNotFound(
+                    "%s has options of %d bytes; this package speaks %d" % (
+                        path, lib.tgemm_rt_options_size(),
+                        ctypes.sizeof(_Options)))
+            lib.tgemm_rt_run_with.restype = ctypes.c_int
+            lib.tgemm_rt_run_with.argtypes = [
+                ctypes.c_void_p, ctypes.POINTER(_Options),
+                ctypes.POINTER(_Result)]
+            lib.tgemm_rt_validate.restype = ctypes.c_int
+            lib.tgemm_rt_validate.argtypes = [
+                ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_Options)]
         self.lib = lib
 
     def last_error(self):
@@ -207,7 +237,8 @@ def _manifest_entry(manifest, kernel_name):
 
 
 def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
-        kernel_name=None, device=0, library=None):
+        kernel_name=None, device=0, library=None, batch=None, lda=None,
+        ldb=None, ldc=None, offset_a=None, offset_b=None, offset_c=None):
     """Runs a compiled kernel on GPU `device`: one checked launch (when
     `check`), then `reps` timed launches of it and of the reference library
     (the anchor, docs/runtime.md).
@@ -217,12 +248,20 @@ def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
     the anchor only. manifest: a path or a dict (a CompiledKernel's own by
     default). m, n, k: the problem size; None for a size the kernel has
     statically. kernel_name: the manifest entry, when it has several.
+    batch: the number of GEMMs of a batched kernel; None for its static
+    batch. lda, ldb, ldc: leading dimensions (row strides, in elements) of
+    the stored A, B, C, and offset_a, offset_b, offset_c: where each starts
+    in its allocation, in elements; only for arguments the manifest marks
+    strided (tgemm-run's --lda ... --offset-c); None (or offset 0) for
+    packed rows at offset 0.
 
-    Returns a dict: kernel, m, n, k, unit (TFLOP/s or TOP/s), kernel_ms,
-    kernel_rate, anchor, anchor_ms, anchor_rate, ratio, check (ok, FAIL or
-    skipped), rel_error, max_error, mismatches, first_mismatch, reps; what
-    did not happen is None. Raises LibraryNotFound, NoDevice, WrongResult
-    (with .result) or RunError, whose message is the runtime's."""
+    Returns a dict: kernel, m, n, k, batch, lda, ldb, ldc, offset_a,
+    offset_b, offset_c, unit (TFLOP/s or TOP/s), kernel_ms, kernel_rate,
+    anchor, anchor_ms, anchor_rate, ratio, check (ok, FAIL or skipped),
+    rel_error, max_error, mismatches, first_mismatch, reps; what did not
+    happen (or was not given) is None. Raises LibraryNotFound, NoDevice,
+    WrongResult (with .result) or RunError, whose message is the
+    runtime's."""
     if manifest is None and hasattr(kernel, "manifest"):
         manifest = kernel.manifest
     if manifest is None:
@@ -237,10 +276,24 @@ def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
             raise RunError("%s must be a positive int or None, not %r"
                            % (dim, value), USAGE)
         sizes[dim] = value
+    knobs = {"batch": batch, "lda": lda, "ldb": ldb, "ldc": ldc,
+             "offset_a": offset_a, "offset_b": offset_b,
+             "offset_c": offset_c}
+    for name, value in knobs.items():
+        least = 0 if name.startswith("offset") else 1
+        if value is not None and (isinstance(value, bool) or
+                                  not isinstance(value, int) or
+                                  value < least or value >= 2 ** 63):
+            raise RunError("%s must be an int >= %d or None, not %r"
+                           % (name, least, value), USAGE)
     if kernel is None and check:
         raise RunError("timing the anchor alone (kernel=None) needs "
                        "check=False: there is no kernel to check", USAGE)
     rt = load_library(library)
+    given = [name for name in _STORAGE_KNOBS if knobs[name] is not None]
+    if given and not rt.has_options:
+        raise RunError("%s lacks tgemm_rt_run_with, which %s need; rebuild "
+                       "the runtime" % (rt.path, ", ".join(given)), USAGE)
 
     temporaries = []
     try:
@@ -265,15 +318,34 @@ def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
         def encode(text):
             return None if text is None else os.fsencode(text)
 
+        options = None
+        if rt.has_options:
+            options = _Options(m=sizes["m"] or 0, n=sizes["n"] or 0,
+                               k=sizes["k"] or 0, reps=reps,
+                               check=1 if check else 0,
+                               **{name: knobs[name] or 0
+                                  for name in _STORAGE_KNOBS})
+            # Sizes, batch, leading dimensions and offsets are checked
+            # before a device is looked for, as tgemm-run does.
+            status = rt.lib.tgemm_rt_validate(
+                encode(manifest_path), encode(kernel_name),
+                ctypes.byref(options))
+            if status != OK:
+                raise RunError(message(), status)
         handle = rt.lib.tgemm_rt_load(encode(path), encode(manifest_path),
                                       encode(kernel_name), device)
         if not handle:
             raise _load_error(message())
         try:
             result = _Result()
-            status = rt.lib.tgemm_rt_run(
-                handle, sizes["m"] or 0, sizes["n"] or 0, sizes["k"] or 0,
-                reps, 1 if check else 0, ctypes.byref(result))
+            if options is not None:
+                status = rt.lib.tgemm_rt_run_with(
+                    handle, ctypes.byref(options), ctypes.byref(result))
+            else:
+                status = rt.lib.tgemm_rt_run(
+                    handle, sizes["m"] or 0, sizes["n"] or 0,
+                    sizes["k"] or 0, reps, 1 if check else 0,
+                    ctypes.byref(result))
             error = message()
         finally:
             rt.lib.tgemm_rt_free(handle)
@@ -291,6 +363,9 @@ def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
     for dim in "mnk":
         if sizes[dim] is None:
             sizes[dim] = problem.get(dim)
+    sizes["batch"] = batch if batch is not None else problem.get("batch")
+    for name in _STORAGE_KNOBS[1:]:
+        sizes[name] = knobs[name]
     report = _report(result, entry.get("name", kernel_name), sizes)
     if status == WRONG_RESULT:
         raise WrongResult(error, report)
@@ -306,6 +381,10 @@ def _report(r, kernel_name, sizes):
     return {
         "kernel": kernel_name,
         "m": sizes["m"], "n": sizes["n"], "k": sizes["k"],
+        "batch": sizes["batch"],
+        "lda": sizes["lda"], "ldb": sizes["ldb"], "ldc": sizes["ldc"],
+        "offset_a": sizes["offset_a"], "offset_b": sizes["offset_b"],
+        "offset_c": sizes["offset_c"],
         "unit": "TOP/s" if r.integer else "TFLOP/s",
         "kernel_ms": when(timed and r.kernel_ms > 0, r.kernel_ms),
         "kernel_rate": when(timed and r.kernel_ms > 0, r.kernel_rate),

@@ -26,6 +26,29 @@ namespace {
 
 thread_local std::string lastError;
 
+/// The shape of `options` for `kernel`, checked as far as possible without
+/// a device (sizes, batch, requirements, grid, storage); fills in
+/// `runOptions`' storage requests when given.
+GemmShape resolveRun(const KernelManifest &kernel,
+                     const tgemm_rt_options &options,
+                     RunOptions *runOptions = nullptr) {
+  auto given = [](int64_t value) {
+    return value != 0 ? std::optional<int64_t>(value) : std::nullopt;
+  };
+  GemmShape shape = resolveShape(kernel, given(options.m), given(options.n),
+                                 given(options.k), given(options.batch));
+  checkRequirements(kernel, shape);
+  computeLaunch(kernel, shape);
+  StorageRequests storage;
+  storage[0] = {given(options.lda), given(options.offset_a)};
+  storage[1] = {given(options.ldb), given(options.offset_b)};
+  storage[2] = {given(options.ldc), given(options.offset_c)};
+  resolveStorage(kernel, shape, storage);
+  if (runOptions)
+    runOptions->storage = storage;
+  return shape;
+}
+
 /// Runs `body`, turning any exception into a status and lastError.
 template <typename Body> int guarded(Body &&body) {
   try {
@@ -80,25 +103,43 @@ tgemm_rt_kernel *tgemm_rt_load(const char *kernelPath,
   return handle;
 }
 
-int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n, int64_t k,
-                 int reps, int check, tgemm_rt_result *result) {
+size_t tgemm_rt_options_size(void) { return sizeof(tgemm_rt_options); }
+
+void tgemm_rt_options_init(tgemm_rt_options *options) {
+  if (options)
+    std::memset(options, 0, sizeof(*options));
+}
+
+int tgemm_rt_validate(const char *manifestPath, const char *kernelName,
+                      const tgemm_rt_options *options) {
   return guarded([&] {
-    if (!kernel || !result)
-      fail(ErrorKind::Usage, "tgemm_rt_run: NULL kernel or result");
-    if (reps < 0)
-      fail(ErrorKind::Usage, "tgemm_rt_run: reps must be >= 0");
-    if (check && !kernel->compiled)
+    if (!manifestPath || !options)
       fail(ErrorKind::Usage,
-           "tgemm_rt_run: check needs a kernel; this handle has none");
-    auto given = [](int64_t size) {
-      return size > 0 ? std::optional<int64_t>(size) : std::nullopt;
-    };
-    GemmShape shape =
-        resolveShape(kernel->manifest, given(m), given(n), given(k));
-    RunOptions options;
-    options.reps = reps;
-    options.check = check != 0;
-    RunReport report = kernel->runner->run(shape, options);
+           "tgemm_rt_validate: NULL manifest path or options");
+    Manifest manifest = readManifestFile(manifestPath);
+    const KernelManifest &kernel =
+        selectKernel(manifest, kernelName ? kernelName : "", manifestPath);
+    resolveRun(kernel, *options);
+    return static_cast<int>(TGEMM_RT_OK);
+  });
+}
+
+int tgemm_rt_run_with(tgemm_rt_kernel *kernel, const tgemm_rt_options *options,
+                      tgemm_rt_result *result) {
+  return guarded([&] {
+    if (!kernel || !options || !result)
+      fail(ErrorKind::Usage,
+           "tgemm_rt_run_with: NULL kernel, options or result");
+    if (options->reps < 0)
+      fail(ErrorKind::Usage, "tgemm_rt_run_with: reps must be >= 0");
+    if (options->check && !kernel->compiled)
+      fail(ErrorKind::Usage,
+           "tgemm_rt_run_with: check needs a kernel; this handle has none");
+    RunOptions runOptions;
+    GemmShape shape = resolveRun(kernel->manifest, *options, &runOptions);
+    runOptions.reps = options->reps;
+    runOptions.check = options->check != 0;
+    RunReport report = kernel->runner->run(shape, runOptions);
 
     std::memset(result, 0, sizeof(*result));
     result->kernel_ms = report.kernelTime.medianMs;
@@ -113,17 +154,46 @@ int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n, int64_t k,
     result->checked = report.checked;
     result->passed = report.checked && report.comparison.passed;
     result->integer = report.gemm.isInteger();
-    result->reps = reps;
+    result->reps = options->reps;
     std::string anchor = report.anchorName + " " + report.anchorLayout;
     std::strncpy(result->anchor, anchor.c_str(), sizeof(result->anchor) - 1);
     if (report.checked && !report.comparison.passed) {
       lastError = "wrong result: kernel '" + kernel->manifest.name +
-                  "' differs from " + report.checkedAgainst + ": " +
-                  report.comparison.describeFailure();
+                  "' differs from " + report.checkedAgainst + " at " +
+                  shape.str() + ": " + report.comparison.describeFailure();
       return static_cast<int>(TGEMM_RT_WRONG_RESULT);
     }
     return static_cast<int>(TGEMM_RT_OK);
   });
+}
+
+int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n, int64_t k,
+                 int reps, int check, tgemm_rt_result *result) {
+  if (!kernel || !result)
+    return guarded([] {
+      fail(ErrorKind::Usage, "tgemm_rt_run: NULL kernel or result");
+      return 0;
+    });
+  if (reps < 0)
+    return guarded([] {
+      fail(ErrorKind::Usage, "tgemm_rt_run: reps must be >= 0");
+      return 0;
+    });
+  if (check && !kernel->compiled)
+    return guarded([] {
+      fail(ErrorKind::Usage,
+           "tgemm_rt_run: check needs a kernel; this handle has none");
+      return 0;
+    });
+  tgemm_rt_options options;
+  tgemm_rt_options_init(&options);
+  // Non-positive sizes meant "static" here, as 0 does in tgemm_rt_options.
+  options.m = m > 0 ? m : 0;
+  options.n = n > 0 ? n : 0;
+  options.k = k > 0 ? k : 0;
+  options.reps = reps;
+  options.check = check;
+  return tgemm_rt_run_with(kernel, &options, result);
 }
 
 const char *tgemm_rt_last_error(void) { return lastError.c_str(); }

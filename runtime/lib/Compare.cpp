@@ -127,22 +127,65 @@ CompareResult compareMatrices(ElementType type, const uint8_t *got,
   return r;
 }
 
+CompareResult compareBatch(ElementType type, const uint8_t *got,
+                           const uint8_t *expected, int64_t batches,
+                           bool batched, int64_t rows, int64_t cols,
+                           const Tolerance &tolerance) {
+  if (!batched && batches == 1)
+    return compareMatrices(type, got, expected, rows, cols, tolerance);
+  CompareResult total;
+  total.rows = rows;
+  total.cols = cols;
+  total.batches = batches;
+  total.tolerance = tolerance;
+  size_t bytes = static_cast<size_t>(storageBytes(type, rows * cols));
+  for (int64_t b = 0; b < batches; ++b) {
+    CompareResult r = compareMatrices(type, got + b * bytes,
+                                      expected + b * bytes, rows, cols,
+                                      tolerance);
+    total.passed = total.passed && r.passed;
+    total.relativeError = std::max(total.relativeError, r.relativeError);
+    total.maxError = std::max(total.maxError, r.maxError);
+    total.mismatches += r.mismatches;
+    if (total.firstMismatch < 0 && r.firstMismatch >= 0) {
+      total.firstMismatch = b * rows * cols + r.firstMismatch;
+      total.firstGot = r.firstGot;
+      total.firstExpected = r.firstExpected;
+    }
+  }
+  return total;
+}
+
 std::string CompareResult::describeFailure() const {
   if (passed)
     return "";
   std::string s;
+  if (paddingChanged > 0)
+    s = "the kernel wrote outside C: " + std::to_string(paddingChanged) +
+        " element" + (paddingChanged == 1 ? "" : "s") +
+        " of C's allocation outside the matrix changed, the first at " +
+        paddingWhere;
   if (firstMismatch >= 0) {
-    s = "C[" + std::to_string(firstMismatch / cols) + "][" +
-        std::to_string(firstMismatch % cols) + "] = " + formatValue(firstGot) +
-        ", expected " + formatValue(firstExpected) + " (the first of " +
-        std::to_string(mismatches) + " mismatching elements of " +
-        std::to_string(rows * cols) + ")";
+    int64_t matrix = rows * cols;
+    int64_t within = firstMismatch % matrix;
+    std::string where =
+        (batches > 0 ? "[" + std::to_string(firstMismatch / matrix) + "]"
+                     : std::string()) +
+        "[" + std::to_string(within / cols) + "][" +
+        std::to_string(within % cols) + "]";
+    s += std::string(s.empty() ? "" : "; ") + "C" + where + " = " +
+         formatValue(firstGot) + ", expected " + formatValue(firstExpected) +
+         " (the first of " + std::to_string(mismatches) +
+         " mismatching elements of " +
+         std::to_string(matrix * (batches > 0 ? batches : 1)) + ")";
     if (!tolerance.exact)
       s += "; allowed per element: " + formatValue(tolerance.element) +
            "*rms(C) + " + formatValue(tolerance.relative) + "*|C|";
   }
   if (!tolerance.exact) {
-    s += std::string(s.empty() ? "" : "; ") + "relative Frobenius error " +
+    s += std::string(s.empty() ? "" : "; ") +
+         (batches > 0 ? "largest relative Frobenius error of a matrix "
+                      : "relative Frobenius error ") +
          formatValue(relativeError) + " (bound " +
          formatValue(tolerance.frobenius) + ")";
   }

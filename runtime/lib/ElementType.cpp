@@ -77,6 +77,8 @@ const char *dimName(Dim dim) {
     return "n";
   case Dim::K:
     return "k";
+  case Dim::Batch:
+    return "batch";
   }
   return "?";
 }
@@ -88,6 +90,8 @@ std::optional<Dim> parseDim(std::string_view name) {
     return Dim::N;
   if (name == "k")
     return Dim::K;
+  if (name == "batch")
+    return Dim::Batch;
   return std::nullopt;
 }
 

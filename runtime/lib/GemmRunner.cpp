@@ -6,6 +6,8 @@
 #include "tgemm/runtime/Error.h"
 #include "tgemm/runtime/Inputs.h"
 
+#include <cstring>
+
 namespace tgemm::runtime {
 
 void checkChip(const KernelManifest &kernel, const DeviceInfo &device) {
@@ -121,17 +123,45 @@ GemmRunner::GemmRunner(const Device &device, const KernelManifest &manifest,
 GemmRunner::~GemmRunner() = default;
 
 namespace {
-std::string describeMatrix(const char *name, MatrixShape shape,
-                           ElementType type) {
-  return std::string(name) + " (" + std::to_string(shape.rows) + "x" +
-         std::to_string(shape.cols) + " " + elementTypeName(type) + ")";
+
+/// "A (256x128 f16)", "the kernel's A (8 x 256x128 f16, ld 136, offset 3)".
+std::string describeMatrix(const std::string &name,
+                           const MatrixStorage &storage, ElementType type,
+                           bool withLayout) {
+  std::string text = name + " (";
+  if (storage.batch > 1)
+    text += std::to_string(storage.batch) + " x ";
+  text += std::to_string(storage.rows) + "x" + std::to_string(storage.cols) +
+          " " + elementTypeName(type);
+  if (withLayout)
+    text += ", ld " + std::to_string(storage.ld) + ", offset " +
+            std::to_string(storage.offset);
+  return text + ")";
 }
+
+/// C's initial contents, packed: random when the epilogue reads it, and
+/// poisoned otherwise (NaN in floats, INT32_MIN in s32), so that an element
+/// the kernel never writes cannot pass the check.
+std::vector<uint8_t> initialC(const GemmSpec &spec, int64_t elements,
+                              uint64_t seed) {
+  if (spec.beta != 0)
+    return makeRandomMatrix(spec.c.type, elements, seed, DataStream::C);
+  size_t bytes = static_cast<size_t>(storageBytes(spec.c.type, elements));
+  if (spec.c.type != ElementType::S32)
+    return std::vector<uint8_t>(bytes, kFloatPoisonByte);
+  std::vector<uint8_t> words(bytes);
+  for (size_t i = 0; i + 4 <= bytes; i += 4)
+    std::memcpy(words.data() + i, &kIntPoison, 4);
+  return words;
+}
+
 } // namespace
 
 RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   device.makeCurrent();
   checkRequirements(manifest, shape);
   LaunchDims dims = computeLaunch(manifest, shape);
+  OperandStorages storage = resolveStorage(manifest, shape, options.storage);
   const GemmSpec &spec = manifest.gemm;
 
   RunReport report;
@@ -141,60 +171,117 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   report.device = device.info().describe();
   report.gemm = spec;
   report.shape = shape;
+  report.storage = storage;
 
   Stream stream;
-  MatrixShape aShape = storedShape(Operand::A, spec.a.layout, shape);
-  MatrixShape bShape = storedShape(Operand::B, spec.b.layout, shape);
-  MatrixShape cShape = storedShape(Operand::C, spec.c.layout, shape);
-  std::vector<uint8_t> aHost = makeRandomMatrix(
-      spec.a.type, aShape.elements(), options.seed, DataStream::A);
-  std::vector<uint8_t> bHost = makeRandomMatrix(
-      spec.b.type, bShape.elements(), options.seed, DataStream::B);
-  DeviceBuffer a(device, aHost.size(), describeMatrix("A", aShape, spec.a.type));
-  DeviceBuffer b(device, bHost.size(), describeMatrix("B", bShape, spec.b.type));
-  a.upload(aHost.data(), aHost.size());
-  b.upload(bHost.data(), bHost.size());
+  // A and B: the packed matrices, which the reference reads, and where the
+  // kernel's storage is not packed, the kernel's allocation: random bytes
+  // with the same matrices written over them.
+  auto makeOperand = [&](const char *name, ElementType type,
+                         const MatrixStorage &layout, DataStream data,
+                         DataStream padding, DeviceBuffer &packed,
+                         DeviceBuffer &forKernel) {
+    std::vector<uint8_t> host = makeRandomMatrix(
+        type, layout.packedElements(), options.seed, data);
+    packed = DeviceBuffer(device, host.size(),
+                          describeMatrix(name, layout, type, false));
+    packed.upload(host.data(), host.size());
+    if (!kernel || layout.isPacked())
+      return;
+    size_t bytes =
+        static_cast<size_t>(storageBytes(type, layout.allocationElements()));
+    std::vector<uint8_t> allocation = scatterToStorage(
+        type, layout, host.data(),
+        makeRandomBytes(bytes, options.seed, padding));
+    forKernel =
+        DeviceBuffer(device, allocation.size(),
+                     describeMatrix(std::string("the kernel's ") + name,
+                                    layout, type, true));
+    forKernel.upload(allocation.data(), allocation.size());
+  };
+  DeviceBuffer a, b, aKernel, bKernel;
+  makeOperand("A", spec.a.type, storage[0], DataStream::A,
+              DataStream::PaddingA, a, aKernel);
+  makeOperand("B", spec.b.type, storage[1], DataStream::B,
+              DataStream::PaddingB, b, bKernel);
 
-  // C starts random when the epilogue reads it, and poisoned otherwise, so
-  // an element the kernel never writes cannot pass the check.
-  size_t cBytes = static_cast<size_t>(storageBytes(spec.c.type,
-                                                   cShape.elements()));
-  DeviceBuffer initialC(device, cBytes,
-                        describeMatrix("the initial C", cShape, spec.c.type));
-  if (spec.beta != 0) {
-    std::vector<uint8_t> cHost = makeRandomMatrix(
-        spec.c.type, cShape.elements(), options.seed, DataStream::C);
-    initialC.upload(cHost.data(), cHost.size());
-  } else if (spec.c.type == ElementType::S32) {
-    initialC.fillWords(kIntPoison);
-  } else {
-    initialC.fillBytes(kFloatPoisonByte);
+  // C: the initial C, packed, for the reference; and for the kernel the
+  // same in its storage, with random bytes in the padding that must come
+  // back unchanged.
+  const MatrixStorage &cStorage = storage[2];
+  size_t cBytes = static_cast<size_t>(
+      storageBytes(spec.c.type, cStorage.packedElements()));
+  DeviceBuffer initialPackedC(
+      device, cBytes,
+      describeMatrix("the initial C", cStorage, spec.c.type, false));
+  std::vector<uint8_t> cAllocation; // the kernel's C before it ran
+  DeviceBuffer initialKernelC;
+  {
+    std::vector<uint8_t> cHost =
+        initialC(spec, cStorage.packedElements(), options.seed);
+    initialPackedC.upload(cHost.data(), cHost.size());
+    if (kernel && !cStorage.isPacked()) {
+      size_t bytes = static_cast<size_t>(
+          storageBytes(spec.c.type, cStorage.allocationElements()));
+      cAllocation = scatterToStorage(
+          spec.c.type, cStorage, cHost.data(),
+          makeRandomBytes(bytes, options.seed, DataStream::PaddingC));
+      initialKernelC = DeviceBuffer(
+          device, cAllocation.size(),
+          describeMatrix("the kernel's initial C", cStorage, spec.c.type,
+                         true));
+      initialKernelC.upload(cAllocation.data(), cAllocation.size());
+      if (!options.check)
+        std::vector<uint8_t>().swap(cAllocation); // only the check needs it
+    }
   }
+  const DeviceBuffer &kernelInitialC =
+      initialKernelC.address() ? initialKernelC : initialPackedC;
 
   std::unique_ptr<Reference> reference;
   if (options.timeAnchor || (options.check && kernel))
     reference = std::make_unique<Reference>(device, libraries, spec, shape,
                                             a.address(), b.address(), stream);
 
-  DeviceBuffer c(device, cBytes, describeMatrix("C", cShape, spec.c.type));
-  KernelArgs args(manifest, shape, {a.address(), b.address(), c.address()});
+  DeviceBuffer c(device, kernelInitialC.size(),
+                 describeMatrix("C", cStorage, spec.c.type,
+                                !cStorage.isPacked()));
+  auto kernelAddress = [](const DeviceBuffer &packed,
+                          const DeviceBuffer &forKernel) {
+    return forKernel.address() ? forKernel.address() : packed.address();
+  };
+  KernelArgs args(manifest, storage,
+                  {kernelAddress(a, aKernel), kernelAddress(b, bKernel),
+                   c.address()});
   std::string kernelWhat = "kernel '" + manifest.name + "'";
   if (kernel) {
-    c.copyFrom(initialC);
+    c.copyFrom(kernelInitialC);
     kernel->launch(dims, args, stream.get());
     stream.synchronize(kernelWhat + " failed");
   }
 
   if (kernel && options.check) {
-    std::vector<uint8_t> got(cBytes), expected(cBytes);
-    c.download(got.data(), cBytes);
-    const DeviceBuffer &ref = reference->compute(initialC, stream);
+    std::vector<uint8_t> got(c.size()), expected(cBytes);
+    c.download(got.data(), got.size());
+    PaddingChange padding;
+    if (!cStorage.isPacked()) {
+      padding = comparePadding(spec.c.type, cStorage, cAllocation.data(),
+                               got.data());
+      got = gatherFromStorage(spec.c.type, cStorage, got.data());
+    }
+    const DeviceBuffer &ref = reference->compute(initialPackedC, stream);
     ref.download(expected.data(), cBytes);
     report.checked = true;
     report.checkedAgainst = reference->checkName();
-    report.comparison =
-        compareMatrices(spec.c.type, got.data(), expected.data(), cShape.rows,
-                        cShape.cols, toleranceFor(spec, shape.k));
+    report.comparison = compareBatch(
+        spec.c.type, got.data(), expected.data(), shape.batch, shape.batched,
+        shape.m, shape.n, toleranceFor(spec, shape.k));
+    if (padding.changed > 0) {
+      report.comparison.passed = false;
+      report.comparison.paddingChanged = padding.changed;
+      report.comparison.paddingWhere =
+          describeStorageIndex(cStorage, padding.first);
+    }
   }
 
   std::unique_ptr<L2Flusher> flusher;
@@ -213,6 +300,16 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
     report.anchorName = reference->anchorName();
     report.anchorLayout = reference->anchorLayout();
     report.anchorNote = reference->plan().anchorNote;
+    std::string batchNote = reference->anchorBatchNote();
+    if (!batchNote.empty())
+      report.anchorNote +=
+          (report.anchorNote.empty() ? "" : "; ") + batchNote;
+    bool padded = false;
+    for (const MatrixStorage &operand : storage)
+      padded = padded || !operand.isPacked();
+    if (padded)
+      report.anchorNote += std::string(report.anchorNote.empty() ? "" : "; ") +
+                           "the anchor reads packed copies of the operands";
     report.anchorTime = timeLaunches(
         stream, flusher.get(), options.warmup, options.reps,
         [&](CUstream s) { reference->runAnchor(s); },

@@ -104,4 +104,120 @@ std::vector<uint8_t> makeRandomMatrix(ElementType type, int64_t elements,
   return out;
 }
 
+std::vector<uint8_t> makeRandomBytes(size_t bytes, uint64_t seed,
+                                     DataStream stream) {
+  std::vector<uint8_t> out(bytes);
+  for (size_t i = 0; i < bytes; i += 8) {
+    uint64_t bits = randomBits(seed, stream, static_cast<int64_t>(i / 8));
+    std::memcpy(out.data() + i, &bits, std::min<size_t>(8, bytes - i));
+  }
+  return out;
+}
+
+namespace {
+
+/// The raw bits of element `index` (a nibble for s4).
+uint32_t nibble(const uint8_t *base, int64_t index) {
+  return (base[index >> 1] >> ((index & 1) * 4)) & 0xfu;
+}
+
+/// Calls visit(packedIndex, allocationIndex, count) for each run of `count`
+/// elements that lie contiguously in both (one row of one matrix).
+template <typename Visit>
+void forEachRow(const MatrixStorage &storage, Visit &&visit) {
+  for (int64_t b = 0; b < storage.batch; ++b)
+    for (int64_t r = 0; r < storage.rows; ++r)
+      visit((b * storage.rows + r) * storage.cols, storage.index(b, r, 0),
+            storage.cols);
+}
+
+} // namespace
+
+std::vector<uint8_t> scatterToStorage(ElementType type,
+                                      const MatrixStorage &storage,
+                                      const uint8_t *packed,
+                                      std::vector<uint8_t> fill) {
+  fill.resize(static_cast<size_t>(
+      storageBytes(type, storage.allocationElements())));
+  uint8_t *out = fill.data();
+  if (type == ElementType::S4) {
+    forEachRow(storage, [&](int64_t from, int64_t to, int64_t count) {
+      for (int64_t i = 0; i < count; ++i)
+        codecs::setS4(out, to + i, codecs::getS4(packed, from + i));
+    });
+    return fill;
+  }
+  size_t size = static_cast<size_t>(elementBits(type) / 8);
+  forEachRow(storage, [&](int64_t from, int64_t to, int64_t count) {
+    std::memcpy(out + to * size, packed + from * size, count * size);
+  });
+  return fill;
+}
+
+std::vector<uint8_t> gatherFromStorage(ElementType type,
+                                       const MatrixStorage &storage,
+                                       const uint8_t *allocation) {
+  std::vector<uint8_t> out(
+      static_cast<size_t>(storageBytes(type, storage.packedElements())), 0);
+  if (type == ElementType::S4) {
+    forEachRow(storage, [&](int64_t to, int64_t from, int64_t count) {
+      for (int64_t i = 0; i < count; ++i)
+        codecs::setS4(out.data(), to + i, codecs::getS4(allocation, from + i));
+    });
+    return out;
+  }
+  size_t size = static_cast<size_t>(elementBits(type) / 8);
+  forEachRow(storage, [&](int64_t to, int64_t from, int64_t count) {
+    std::memcpy(out.data() + to * size, allocation + from * size,
+                count * size);
+  });
+  return out;
+}
+
+PaddingChange comparePadding(ElementType type, const MatrixStorage &storage,
+                             const uint8_t *before, const uint8_t *after) {
+  PaddingChange change;
+  size_t size = static_cast<size_t>(elementBits(type) / 8);
+  auto compareRange = [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      bool differs = type == ElementType::S4
+                         ? nibble(before, i) != nibble(after, i)
+                         : std::memcmp(before + i * size, after + i * size,
+                                       size) != 0;
+      if (!differs)
+        continue;
+      if (change.first < 0)
+        change.first = i;
+      ++change.changed;
+    }
+  };
+  compareRange(0, storage.offset);
+  if (storage.ld > storage.cols)
+    forEachRow(storage, [&](int64_t, int64_t rowStart, int64_t count) {
+      compareRange(rowStart + count, rowStart + storage.ld);
+    });
+  return change;
+}
+
+std::string describeStorageIndex(const MatrixStorage &storage,
+                                 int64_t index) {
+  if (index < storage.offset)
+    return "element " + std::to_string(index) + " of the " +
+           std::to_string(storage.offset) +
+           " before the first element (the offset)";
+  int64_t within = index - storage.offset;
+  int64_t b = within / storage.batchStride;
+  int64_t r = (within % storage.batchStride) / storage.ld;
+  int64_t c = within % storage.ld;
+  std::string where = "row " + std::to_string(r) + ", column " +
+                      std::to_string(c);
+  if (storage.batch > 1)
+    where += " of matrix " + std::to_string(b);
+  if (c >= storage.cols)
+    where += " (in the padding: rows have " + std::to_string(storage.cols) +
+             " elements and the leading dimension is " +
+             std::to_string(storage.ld) + ")";
+  return where;
+}
+
 } // namespace tgemm::runtime

@@ -5,23 +5,33 @@
 namespace tgemm::runtime {
 
 KernelArgs::KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
+                       const OperandAddresses &addresses)
+    : KernelArgs(kernel, packedStorage(kernel, shape), addresses) {}
+
+KernelArgs::KernelArgs(const KernelManifest &kernel,
+                       const OperandStorages &storages,
                        const OperandAddresses &addresses) {
   for (const KernelArg &arg : kernel.args) {
-    const OperandSpec &spec = arg.operand == Operand::A   ? kernel.gemm.a
-                              : arg.operand == Operand::B ? kernel.gemm.b
-                                                          : kernel.gemm.c;
+    const MatrixStorage &storage = storages[static_cast<int>(arg.operand)];
     uint64_t address = arg.operand == Operand::A   ? addresses.a
                        : arg.operand == Operand::B ? addresses.b
                                                    : addresses.c;
-    MatrixShape stored = storedShape(arg.operand, spec.layout, shape);
-    // allocated, aligned, offset, sizes, strides (row-major, dense).
+    auto push = [&](int64_t value) {
+      paramValues.push_back(static_cast<uint64_t>(value));
+    };
+    // allocated, aligned, offset, sizes, strides (row-major, innermost
+    // stride 1).
     paramValues.push_back(address);
     paramValues.push_back(address);
-    paramValues.push_back(0);
-    paramValues.push_back(static_cast<uint64_t>(stored.rows));
-    paramValues.push_back(static_cast<uint64_t>(stored.cols));
-    paramValues.push_back(static_cast<uint64_t>(stored.cols));
-    paramValues.push_back(1);
+    push(storage.offset);
+    if (arg.rank == 3)
+      push(storage.batch);
+    push(storage.rows);
+    push(storage.cols);
+    if (arg.rank == 3)
+      push(storage.batchStride);
+    push(storage.ld);
+    push(1);
   }
 }
 

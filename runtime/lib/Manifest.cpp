@@ -159,11 +159,18 @@ private:
     return *type;
   }
 
-  Dim readDim(const JsonValue &v, const std::string &path) const {
+  /// A dimension name of `grid` or `requires`; "batch" only in a batched
+  /// kernel.
+  Dim readDim(const JsonValue &v, const std::string &path,
+              bool batched) const {
     std::string name = readString(v, path);
     std::optional<Dim> dim = parseDim(name);
     if (!dim)
-      fail(path, "unknown dimension '" + name + "' (expected m, n or k)");
+      fail(path, "unknown dimension '" + name +
+                     "' (expected m, n or k, or batch in a batched kernel)");
+    if (*dim == Dim::Batch && !batched)
+      fail(path, "dimension 'batch' in a kernel that is not batched (its "
+                 "problem has no \"batch\")");
     return *dim;
   }
 
@@ -198,17 +205,23 @@ private:
 
   void readProblem(const JsonValue &v, const std::string &path,
                    KernelManifest &k) const {
-    expectObject(v, path, {"m", "n", "k"});
-    const char *names[3] = {"m", "n", "k"};
-    for (int i = 0; i < 3; ++i) {
-      const JsonValue &size = field(v, path, names[i]);
+    expectObject(v, path, {"m", "n", "k", "batch"});
+    auto readSize = [&](const JsonValue &size, const char *name) {
       if (size.isNull())
-        k.problem[i] = std::nullopt;
-      else if (size.isInteger() && size.getInteger() >= 1)
-        k.problem[i] = size.getInteger();
-      else
-        fail(join(path, names[i]),
-             "expected a positive integer or null, got " + describe(size));
+        return std::optional<int64_t>();
+      if (size.isInteger() && size.getInteger() >= 1)
+        return std::optional<int64_t>(size.getInteger());
+      fail(join(path, name),
+           "expected a positive integer or null, got " + describe(size));
+    };
+    const char *names[3] = {"m", "n", "k"};
+    for (int i = 0; i < 3; ++i)
+      k.problem[i] = readSize(field(v, path, names[i]), names[i]);
+    // Optional: present (an integer, or null when dynamic) only in a batched
+    // kernel.
+    if (const JsonValue *batch = v.find("batch")) {
+      k.batched = true;
+      k.batch = readSize(*batch, "batch");
     }
   }
 
@@ -226,8 +239,8 @@ private:
       k.config.raster = readInteger(*raster, join(path, "raster"), 1);
   }
 
-  GridExtent readGridExtent(const JsonValue &v,
-                            const std::string &path) const {
+  GridExtent readGridExtent(const JsonValue &v, const std::string &path,
+                            bool batched) const {
     const char *shape = "expected {\"dim\",\"tile\"} or {\"value\"}";
     if (!v.isObject())
       fail(path, shape);
@@ -239,7 +252,7 @@ private:
     }
     if (members.size() == 2 && v.find("dim") && v.find("tile")) {
       extent.isTiled = true;
-      extent.dim = readDim(*v.find("dim"), join(path, "dim"));
+      extent.dim = readDim(*v.find("dim"), join(path, "dim"), batched);
       extent.tile = readInteger(*v.find("tile"), join(path, "tile"), 1);
       return extent;
     }
@@ -254,7 +267,7 @@ private:
                                         std::to_string(v.getArray().size())
                                   : describe(v)));
     for (size_t i = 0; i < 3; ++i)
-      k.grid[i] = readGridExtent(v.getArray()[i], index(path, i));
+      k.grid[i] = readGridExtent(v.getArray()[i], index(path, i), k.batched);
   }
 
   void readRequirements(const JsonValue &v, const std::string &path,
@@ -266,7 +279,7 @@ private:
       std::string p = index(path, i);
       expectObject(entry, p, {"dim", "multiple_of"});
       Requirement r;
-      r.dim = readDim(field(entry, p, "dim"), join(p, "dim"));
+      r.dim = readDim(field(entry, p, "dim"), join(p, "dim"), k.batched);
       r.multipleOf =
           readInteger(field(entry, p, "multiple_of"), join(p, "multiple_of"),
                       1);
@@ -293,7 +306,7 @@ private:
     for (size_t i = 0; i < v.getArray().size(); ++i) {
       const JsonValue &entry = v.getArray()[i];
       std::string p = index(path, i);
-      expectObject(entry, p, {"name", "kind", "type", "rank"});
+      expectObject(entry, p, {"name", "kind", "type", "rank", "strided"});
       KernelArg arg;
       arg.name = readString(field(entry, p, "name"), join(p, "name"));
       std::string kind = readString(field(entry, p, "kind"), join(p, "kind"));
@@ -302,12 +315,19 @@ private:
              "unsupported argument kind '" + kind + "' (expected memref)");
       arg.type = readType(field(entry, p, "type"), join(p, "type"));
       // Compared before narrowing to int, so that 2^32 + 2 is not rank 2.
-      int64_t rank = readInteger(field(entry, p, "rank"), join(p, "rank"), 0);
-      if (rank != 2)
-        fail(join(p, "rank"), "a rank-" + std::to_string(rank) +
-                                  " memref is not supported; A, B and C are "
-                                  "rank 2");
+      std::string rankPath = join(p, "rank");
+      int64_t rank = readInteger(field(entry, p, "rank"), rankPath, 0);
+      if (rank != 2 && rank != 3)
+        fail(rankPath, "a rank-" + std::to_string(rank) +
+                           " memref is not supported; A, B and C are rank 2 "
+                           "(rank 3 in a batched kernel)");
       arg.rank = static_cast<int>(rank);
+      if (const JsonValue *strided = entry.find("strided")) {
+        if (!strided->isBool())
+          fail(join(p, "strided"),
+               "expected true or false, got " + describe(*strided));
+        arg.strided = strided->getBool();
+      }
       const OperandSpec *spec;
       if (arg.name == "a") {
         arg.operand = Operand::A;
@@ -331,6 +351,20 @@ private:
                                   "' has type " + elementTypeName(arg.type) +
                                   " but operand " + arg.name + " is " +
                                   elementTypeName(spec->type));
+      if (!k.args.empty() && arg.rank != k.args.front().rank)
+        fail(rankPath, "argument '" + arg.name + "' has rank " +
+                           std::to_string(arg.rank) + " but argument '" +
+                           k.args.front().name + "' has rank " +
+                           std::to_string(k.args.front().rank) +
+                           "; A, B and C have the same rank");
+      if (arg.rank == 3 && !k.batched)
+        fail(rankPath, "argument '" + arg.name +
+                           "' has rank 3 but the kernel is not batched (its "
+                           "problem has no \"batch\")");
+      if (arg.rank == 2 && k.batched)
+        fail(rankPath, "argument '" + arg.name +
+                           "' has rank 2 but the kernel is batched; its "
+                           "arguments are rank 3 ([batch, rows, cols])");
       k.args.push_back(arg);
     }
     for (int slot = 0; slot < 3; ++slot)

@@ -8,18 +8,58 @@ namespace tgemm::runtime {
 
 std::string GemmShape::str() const {
   return "M=" + std::to_string(m) + " N=" + std::to_string(n) +
-         " K=" + std::to_string(k);
+         " K=" + std::to_string(k) +
+         (batched ? " batch=" + std::to_string(batch) : "");
 }
 
 namespace {
 const char *upperDimName(Dim dim) {
-  return dim == Dim::M ? "M" : dim == Dim::N ? "N" : "K";
+  switch (dim) {
+  case Dim::M:
+    return "M";
+  case Dim::N:
+    return "N";
+  case Dim::K:
+    return "K";
+  case Dim::Batch:
+    return "batch";
+  }
+  return "?";
+}
+
+/// Reconciles the batch size of the command line with the kernel's.
+void resolveBatch(const KernelManifest &kernel, std::optional<int64_t> given,
+                  GemmShape &shape) {
+  if (given && *given < 1)
+    fail(ErrorKind::Usage,
+         "the batch size must be positive, got " + std::to_string(*given));
+  if (!kernel.batched) {
+    if (given)
+      fail(ErrorKind::Unsupported,
+           "kernel '" + kernel.name + "' is not batched (its manifest's "
+           "problem has no \"batch\"); --batch " + std::to_string(*given) +
+           " asks for a batch of GEMMs");
+    return;
+  }
+  shape.batched = true;
+  if (kernel.batch && given && *kernel.batch != *given)
+    fail(ErrorKind::Unsupported,
+         "kernel '" + kernel.name +
+             "' was compiled for the static batch size " +
+             std::to_string(*kernel.batch) + "; --batch " +
+             std::to_string(*given) + " asks for another");
+  if (!kernel.batch && !given)
+    fail(ErrorKind::Usage, "kernel '" + kernel.name +
+                               "' has a dynamic batch size; give it with "
+                               "--batch");
+  shape.batch = given ? *given : *kernel.batch;
 }
 } // namespace
 
 GemmShape resolveShape(const KernelManifest &kernel,
                        std::optional<int64_t> m, std::optional<int64_t> n,
-                       std::optional<int64_t> k) {
+                       std::optional<int64_t> k,
+                       std::optional<int64_t> batch) {
   std::optional<int64_t> given[3] = {m, n, k};
   int64_t sizes[3];
   for (int i = 0; i < 3; ++i) {
@@ -42,9 +82,10 @@ GemmShape resolveShape(const KernelManifest &kernel,
     sizes[i] = given[i] ? *given[i] : *compiled;
   }
   GemmShape shape{sizes[0], sizes[1], sizes[2]};
+  resolveBatch(kernel, batch, shape);
   // Element counts and byte sizes of the matrices are products of two sizes
-  // (times at most 32 bits); bounding them here keeps every such product in
-  // int64, far above what any device holds.
+  // and the batch (times at most 32 bits); bounding them here keeps every
+  // such product in int64, far above what any device holds.
   const struct {
     const char *matrix;
     Dim rows, cols;
@@ -55,6 +96,11 @@ GemmShape resolveShape(const KernelManifest &kernel,
     if (rows > kMaxMatrixElements / cols)
       fail(ErrorKind::Unsupported,
            "shape " + shape.str() + ": " + m.matrix + " would have " +
+               upperDimName(m.rows) + "*" + upperDimName(m.cols) +
+               " elements, more than 2^48");
+    if (shape.batch > kMaxMatrixElements / (rows * cols))
+      fail(ErrorKind::Unsupported,
+           "shape " + shape.str() + ": " + m.matrix + " would have batch*" +
                upperDimName(m.rows) + "*" + upperDimName(m.cols) +
                " elements, more than 2^48");
   }
@@ -120,6 +166,135 @@ MatrixShape storedShape(Operand operand, Layout layout,
     return MatrixShape{shape.m, shape.n};
   }
   return {};
+}
+
+} // namespace tgemm::runtime
+
+namespace tgemm::runtime {
+
+namespace {
+
+const char *upperOperandName(Operand operand) {
+  return operand == Operand::A ? "A" : operand == Operand::B ? "B" : "C";
+}
+
+/// "A (layout row) is stored as M x K = 256 x 128".
+std::string describeStored(Operand operand, Layout layout,
+                           const GemmShape &shape) {
+  const char *dims = operand == Operand::C     ? "M x N"
+                     : operand == Operand::A   ? (layout == Layout::Row
+                                                      ? "M x K"
+                                                      : "K x M")
+                                               : (layout == Layout::Row
+                                                      ? "K x N"
+                                                      : "N x K");
+  MatrixShape stored = storedShape(operand, layout, shape);
+  return std::string(upperOperandName(operand)) + " (layout " +
+         layoutName(layout) + ") is stored as " + dims + " = " +
+         std::to_string(stored.rows) + " x " + std::to_string(stored.cols);
+}
+
+const KernelArg *argumentFor(const KernelManifest &kernel, Operand operand) {
+  for (const KernelArg &arg : kernel.args)
+    if (arg.operand == operand)
+      return &arg;
+  return nullptr;
+}
+
+} // namespace
+
+OperandStorages resolveStorage(const KernelManifest &kernel,
+                               const GemmShape &shape,
+                               const StorageRequests &requests) {
+  static const char *ldOptions[3] = {"--lda", "--ldb", "--ldc"};
+  static const char *offsetOptions[3] = {"--offset-a", "--offset-b",
+                                         "--offset-c"};
+  OperandStorages storages;
+  for (int i = 0; i < 3; ++i) {
+    Operand operand = static_cast<Operand>(i);
+    const OperandSpec &spec = operand == Operand::A   ? kernel.gemm.a
+                              : operand == Operand::B ? kernel.gemm.b
+                                                      : kernel.gemm.c;
+    const StorageRequest &request = requests[i];
+    const KernelArg *arg = argumentFor(kernel, operand);
+    bool strided = arg && arg->strided;
+    MatrixShape stored = storedShape(operand, spec.layout, shape);
+    std::string ldText = request.ld ? std::string(ldOptions[i]) + " " +
+                                          std::to_string(*request.ld)
+                                    : std::string();
+    std::string offsetText =
+        request.offset ? std::string(offsetOptions[i]) + " " +
+                             std::to_string(*request.offset)
+                       : std::string();
+    auto notStrided = [&](const std::string &option, const char *needs) {
+      fail(ErrorKind::Unsupported,
+           option + ": argument '" + operandName(operand) + "' of kernel '" +
+               kernel.name + "' is not strided (its manifest entry has no "
+               "\"strided\": true), so " + upperOperandName(operand) + " " +
+               needs);
+    };
+    if (request.ld) {
+      if (*request.ld < 1)
+        fail(ErrorKind::Usage, ldText + ": a leading dimension must be "
+                                        "positive");
+      if (!strided)
+        notStrided(ldText, "must have packed rows");
+      if (*request.ld < stored.cols)
+        fail(ErrorKind::Usage,
+             ldText + " is less than the row length of " +
+                 upperOperandName(operand) + ": " +
+                 describeStored(operand, spec.layout, shape) +
+                 " row-major, so " + ldOptions[i] + " must be at least " +
+                 std::to_string(stored.cols));
+    }
+    if (request.offset) {
+      if (*request.offset < 0)
+        fail(ErrorKind::Usage, offsetText + ": an offset cannot be negative");
+      if (!strided)
+        notStrided(offsetText, "must start at offset 0");
+    }
+    MatrixStorage storage;
+    storage.batch = shape.batch;
+    storage.rows = stored.rows;
+    storage.cols = stored.cols;
+    storage.ld = request.ld.value_or(stored.cols);
+    storage.offset = request.offset.value_or(0);
+    if (spec.type == ElementType::S4) {
+      std::string s4 = std::string(upperOperandName(operand)) +
+                       " is s4 (two elements per byte), so its ";
+      if (request.ld && storage.ld % 2 != 0)
+        fail(ErrorKind::Usage, ldText + ": " + s4 +
+                                   "leading dimension must be even, for "
+                                   "every row to start on a byte");
+      if (request.offset && storage.offset % 2 != 0)
+        fail(ErrorKind::Usage, offsetText + ": " + s4 +
+                                   "offset must be even, for it to start on "
+                                   "a byte");
+    }
+    // offset + batch*rows*ld elements, each step checked against 2^48 (the
+    // requests may be as large as int64 allows).
+    std::string tooLarge = std::string(upperOperandName(operand)) + " at " +
+                           shape.str() +
+                           (request.ld ? " with " + ldText : std::string()) +
+                           (request.offset ? " with " + offsetText
+                                           : std::string()) +
+                           " would span more than 2^48 elements";
+    if (storage.ld > kMaxMatrixElements / storage.rows)
+      fail(ErrorKind::Unsupported, tooLarge);
+    storage.batchStride = storage.rows * storage.ld;
+    if (storage.batch > kMaxMatrixElements / storage.batchStride)
+      fail(ErrorKind::Unsupported, tooLarge);
+    if (storage.offset >
+        kMaxMatrixElements - storage.batch * storage.batchStride)
+      fail(ErrorKind::Unsupported, tooLarge);
+    storages[i] = storage;
+  }
+  return storages;
+}
+
+OperandStorages packedStorage(const KernelManifest &kernel,
+                              const GemmShape &shape) {
+  return resolveStorage(kernel, shape, StorageRequests());
 }
 
 } // namespace tgemm::runtime

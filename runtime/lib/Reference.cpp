@@ -117,6 +117,7 @@ LibraryGemm::LibraryGemm(BlasLibraries &libraries, const LibraryCall &call,
   toInt(gemm.m, "N");
   toInt(gemm.n, "M");
   toInt(gemm.k, "K");
+  toInt(gemm.batch, "the batch size");
   // The scalars have the compute type's scalar type (f32 for cuBLASLt).
   switch (call.engine == ReferenceEngine::CublasLt ? ElementType::F32
                                                    : call.computeType) {
@@ -168,6 +169,26 @@ void LibraryGemm::prepareLt() {
                   sizeof(scale)),
               what);
   }
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+  // A batch is one call on batched layouts where cuBLASLt has an algorithm
+  // for them, and a loop of single calls otherwise.
+  if (gemm.batch > 1 && findLtAlgorithm(true, what, status))
+    return;
+  if (gemm.batch > 1) {
+    destroyLtLayouts();
+    loopBatches = true;
+  }
+  if (!findLtAlgorithm(false, what, status))
+    fail(ErrorKind::Unsupported,
+         what + ": cuBLASLt has no algorithm for it on " +
+             device.info().describe() +
+             (status != CUBLAS_STATUS_SUCCESS
+                  ? std::string(" (") + cublasGetStatusName(status) + ")"
+                  : std::string()));
+}
+
+bool LibraryGemm::findLtAlgorithm(bool batched, const std::string &what,
+                                  cublasStatus_t &status) {
   // cuBLAS's A is the problem's B (see ReferencePlan.h).
   checkBlas(cublasLtMatrixLayoutCreate(&layoutA, toCudaType(call.bType),
                                        gemm.storedRowsA(), gemm.storedColsA(),
@@ -180,6 +201,22 @@ void LibraryGemm::prepareLt() {
   checkBlas(cublasLtMatrixLayoutCreate(&layoutC, toCudaType(call.outType),
                                        gemm.m, gemm.n, gemm.ldc),
             what);
+  if (batched) {
+    int32_t count = static_cast<int32_t>(gemm.batch);
+    const std::pair<cublasLtMatrixLayout_t, int64_t> strides[] = {
+        {layoutA, gemm.strideA}, {layoutB, gemm.strideB},
+        {layoutC, gemm.strideC}};
+    for (const auto &[layout, stride] : strides) {
+      checkBlas(cublasLtMatrixLayoutSetAttribute(
+                    layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
+                    sizeof(count)),
+                what);
+      checkBlas(cublasLtMatrixLayoutSetAttribute(
+                    layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                    &stride, sizeof(stride)),
+                what);
+    }
+  }
   cublasLtMatmulPreference_t preference = nullptr;
   checkBlas(cublasLtMatmulPreferenceCreate(&preference), what);
   uint64_t workspaceBytes = libraries.ltWorkspace().size();
@@ -188,27 +225,28 @@ void LibraryGemm::prepareLt() {
       sizeof(workspaceBytes));
   cublasLtMatmulHeuristicResult_t result = {};
   int found = 0;
-  cublasStatus_t status = cublasLtMatmulAlgoGetHeuristic(
-      libraries.lt(), operation, layoutA, layoutB, layoutC, layoutC,
-      preference, 1, &result, &found);
+  status = cublasLtMatmulAlgoGetHeuristic(libraries.lt(), operation, layoutA,
+                                          layoutB, layoutC, layoutC,
+                                          preference, 1, &result, &found);
   cublasLtMatmulPreferenceDestroy(preference);
   if (status != CUBLAS_STATUS_SUCCESS || found == 0)
-    fail(ErrorKind::Unsupported,
-         what + ": cuBLASLt has no algorithm for it on " +
-             device.info().describe() +
-             (status != CUBLAS_STATUS_SUCCESS
-                  ? std::string(" (") + cublasGetStatusName(status) + ")"
-                  : std::string()));
+    return false;
   algorithm = result.algo;
+  return true;
 }
 
-LibraryGemm::~LibraryGemm() {
+void LibraryGemm::destroyLtLayouts() {
   if (layoutC)
     cublasLtMatrixLayoutDestroy(layoutC);
   if (layoutB)
     cublasLtMatrixLayoutDestroy(layoutB);
   if (layoutA)
     cublasLtMatrixLayoutDestroy(layoutA);
+  layoutA = layoutB = layoutC = nullptr;
+}
+
+LibraryGemm::~LibraryGemm() {
+  destroyLtLayouts();
   if (operation)
     cublasLtMatmulDescDestroy(operation);
 }
@@ -217,20 +255,49 @@ void LibraryGemm::run(CUstream stream) {
   std::string what;
   if (call.engine == ReferenceEngine::CublasLt) {
     const DeviceBuffer &workspace = libraries.ltWorkspace();
-    cublasStatus_t status = cublasLtMatmul(
-        libraries.lt(), operation, &alpha, reinterpret_cast<void *>(b),
-        layoutA, reinterpret_cast<void *>(a), layoutB, &beta,
-        reinterpret_cast<void *>(out), layoutC, reinterpret_cast<void *>(out),
-        layoutC, &algorithm, reinterpret_cast<void *>(workspace.address()),
-        workspace.size(), reinterpret_cast<cudaStream_t>(stream));
-    if (status != CUBLAS_STATUS_SUCCESS)
-      checkBlas(status, "cublasLtMatmul " + call.describe() + " " +
-                            gemm.opName());
+    // One call for the whole batch on batched layouts, or one per matrix:
+    // matrix i of each operand starts i strides (in elements) further.
+    int64_t calls = loopBatches ? gemm.batch : 1;
+    for (int64_t i = 0; i < calls; ++i) {
+      CUdeviceptr bi = b + storageBytes(call.bType, i * gemm.strideA);
+      CUdeviceptr ai = a + storageBytes(call.aType, i * gemm.strideB);
+      CUdeviceptr outi = out + storageBytes(call.outType, i * gemm.strideC);
+      cublasStatus_t status = cublasLtMatmul(
+          libraries.lt(), operation, &alpha, reinterpret_cast<void *>(bi),
+          layoutA, reinterpret_cast<void *>(ai), layoutB, &beta,
+          reinterpret_cast<void *>(outi), layoutC,
+          reinterpret_cast<void *>(outi), layoutC, &algorithm,
+          reinterpret_cast<void *>(workspace.address()), workspace.size(),
+          reinterpret_cast<cudaStream_t>(stream));
+      if (status != CUBLAS_STATUS_SUCCESS)
+        checkBlas(status, "cublasLtMatmul " + call.describe() + " " +
+                              gemm.opName());
+    }
     return;
   }
   cublasHandle_t handle = libraries.blas();
   checkBlas(cublasSetStream(handle, reinterpret_cast<cudaStream_t>(stream)),
             "cublasSetStream");
+  if (gemm.batch > 1) {
+    // cuBLAS's A is the problem's B, its B the problem's A (ReferencePlan.h).
+    cublasStatus_t status = cublasGemmStridedBatchedEx(
+        handle, gemm.transA ? CUBLAS_OP_T : CUBLAS_OP_N,
+        gemm.transB ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(gemm.m),
+        static_cast<int>(gemm.n), static_cast<int>(gemm.k), &alpha,
+        reinterpret_cast<const void *>(b), toCudaType(call.bType),
+        toInt(gemm.lda, "lda"), static_cast<long long>(gemm.strideA),
+        reinterpret_cast<const void *>(a), toCudaType(call.aType),
+        toInt(gemm.ldb, "ldb"), static_cast<long long>(gemm.strideB), &beta,
+        reinterpret_cast<void *>(out), toCudaType(call.outType),
+        toInt(gemm.ldc, "ldc"), static_cast<long long>(gemm.strideC),
+        static_cast<int>(gemm.batch), toComputeType(call.computeType),
+        CUBLAS_GEMM_DEFAULT);
+    if (status != CUBLAS_STATUS_SUCCESS)
+      checkBlas(status, "cublasGemmStridedBatchedEx " + call.describe() +
+                            " " + gemm.opName() + " batch " +
+                            std::to_string(gemm.batch));
+    return;
+  }
   cublasStatus_t status = cublasGemmEx(
       handle, gemm.transA ? CUBLAS_OP_T : CUBLAS_OP_N,
       gemm.transB ? CUBLAS_OP_T : CUBLAS_OP_N, static_cast<int>(gemm.m),
@@ -259,16 +326,19 @@ CUdeviceptr tnOperand(const Device &device, Operand operand,
   if (spec.layout == wanted && !widen)
     return source;
   MatrixShape stored = storedShape(operand, spec.layout, shape);
-  copy = DeviceBuffer(device, static_cast<size_t>(stored.elements()),
+  copy = DeviceBuffer(device,
+                      static_cast<size_t>(shape.batch * stored.elements()),
                       std::string(operand == Operand::A ? "A" : "B") +
                           " relaid out for the library");
-  launchRelayout(source, spec.type, stored, spec.layout != wanted,
-                 copy.address(), stream.get());
+  launchRelayout(source, spec.type, stored, shape.batch,
+                 spec.layout != wanted, copy.address(), stream.get());
   return copy.address();
 }
 
+/// Bytes of C (the whole batch) in `type`.
 size_t matrixBytes(ElementType type, const GemmShape &shape) {
-  return static_cast<size_t>(storageBytes(type, shape.m * shape.n));
+  return static_cast<size_t>(
+      storageBytes(type, shape.batch * shape.m * shape.n));
 }
 
 } // namespace
@@ -321,8 +391,9 @@ const DeviceBuffer &Reference::compute(const DeviceBuffer &initialC,
     checkGemm->run(stream.get());
     if (!referencePlan.check.writesC)
       launchEpilogue(scratch.address(), referencePlan.check.outType,
-                     result.address(), spec.c.type, shape.m * shape.n,
-                     spec.alpha, spec.beta, stream.get());
+                     result.address(), spec.c.type,
+                     shape.batch * shape.m * shape.n, spec.alpha, spec.beta,
+                     stream.get());
   }
   stream.synchronize("computing the reference (" + checkName() + ")");
   return result;
@@ -337,6 +408,15 @@ void Reference::runAnchor(CUstream stream) {
 
 std::string Reference::anchorLayout() const {
   return anchorGemm ? anchorGemm->layoutName() : checkGemm->layoutName();
+}
+
+std::string Reference::anchorBatchNote() const {
+  const LibraryGemm *anchor = anchorGemm ? anchorGemm.get() : checkGemm.get();
+  if (!anchor || !anchor->loopsOverBatch())
+    return "";
+  return "cuBLASLt has no batched algorithm for the anchor; it is timed as "
+         "a loop of " +
+         std::to_string(shape.batch) + " calls";
 }
 
 } // namespace tgemm::runtime

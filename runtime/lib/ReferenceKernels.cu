@@ -28,6 +28,8 @@ struct DeviceGemm {
   ElementType aType, bType, cType;
   bool aRowMajor, bRowMajor;
   int64_t m, n, k;
+  /// The number of matrices, each packed right after the previous one.
+  int64_t batch;
   double alpha, beta;
 };
 
@@ -117,39 +119,47 @@ __global__ void referenceGemmKernel(DeviceGemm g) {
   int tx = threadIdx.x, ty = threadIdx.y;
   int64_t row = static_cast<int64_t>(blockIdx.y) * kTile + ty;
   int64_t col = static_cast<int64_t>(blockIdx.x) * kTile + tx;
-  Acc sum = 0;
-  for (int64_t k0 = 0; k0 < g.k; k0 += kTile) {
-    int64_t ak = k0 + tx, bk = k0 + ty;
-    Acc av = 0, bv = 0;
-    if (row < g.m && ak < g.k)
-      av = decode<Acc>(g.aType, g.a,
-                       g.aRowMajor ? row * g.k + ak : ak * g.m + row);
-    if (col < g.n && bk < g.k)
-      bv = decode<Acc>(g.bType, g.b,
-                       g.bRowMajor ? bk * g.n + col : col * g.k + bk);
-    aTile[ty][tx] = av;
-    bTile[ty][tx] = bv;
-    __syncthreads();
-    for (int l = 0; l < kTile; ++l)
-      sum += aTile[ty][l] * bTile[l][tx];
-    __syncthreads();
-  }
-  if (row >= g.m || col >= g.n)
-    return;
-  int64_t index = row * g.n + col;
-  if constexpr (std::is_integral_v<Acc>) {
-    // s32: wraps like the hardware's 32-bit epilogue.
-    int64_t out = static_cast<int64_t>(g.alpha) * sum;
-    if (g.beta != 0)
-      out += static_cast<int64_t>(g.beta) *
-             reinterpret_cast<const int32_t *>(g.c)[index];
-    reinterpret_cast<int32_t *>(g.c)[index] =
-        static_cast<int32_t>(static_cast<uint32_t>(out));
-  } else {
-    float out = static_cast<float>(g.alpha) * sum;
-    if (g.beta != 0)
-      out += static_cast<float>(g.beta) * loadFloatC(g.cType, g.c, index);
-    storeFloatC(g.cType, g.c, index, out);
+  // Every thread of a block takes the same matrices (blockIdx.z, then
+  // gridDim.z further), so all of them reach each __syncthreads.
+  for (int64_t batch = blockIdx.z; batch < g.batch; batch += gridDim.z) {
+    // Element indices, not byte offsets: s4 elements are nibbles.
+    int64_t aBase = batch * g.m * g.k, bBase = batch * g.k * g.n;
+    Acc sum = 0;
+    for (int64_t k0 = 0; k0 < g.k; k0 += kTile) {
+      int64_t ak = k0 + tx, bk = k0 + ty;
+      Acc av = 0, bv = 0;
+      if (row < g.m && ak < g.k)
+        av = decode<Acc>(g.aType, g.a,
+                         aBase + (g.aRowMajor ? row * g.k + ak
+                                              : ak * g.m + row));
+      if (col < g.n && bk < g.k)
+        bv = decode<Acc>(g.bType, g.b,
+                         bBase + (g.bRowMajor ? bk * g.n + col
+                                              : col * g.k + bk));
+      aTile[ty][tx] = av;
+      bTile[ty][tx] = bv;
+      __syncthreads();
+      for (int l = 0; l < kTile; ++l)
+        sum += aTile[ty][l] * bTile[l][tx];
+      __syncthreads();
+    }
+    if (row >= g.m || col >= g.n)
+      continue;
+    int64_t index = batch * g.m * g.n + row * g.n + col;
+    if constexpr (std::is_integral_v<Acc>) {
+      // s32: wraps like the hardware's 32-bit epilogue.
+      int64_t out = static_cast<int64_t>(g.alpha) * sum;
+      if (g.beta != 0)
+        out += static_cast<int64_t>(g.beta) *
+               reinterpret_cast<const int32_t *>(g.c)[index];
+      reinterpret_cast<int32_t *>(g.c)[index] =
+          static_cast<int32_t>(static_cast<uint32_t>(out));
+    } else {
+      float out = static_cast<float>(g.alpha) * sum;
+      if (g.beta != 0)
+        out += static_cast<float>(g.beta) * loadFloatC(g.cType, g.c, index);
+      storeFloatC(g.cType, g.c, index, out);
+    }
   }
 }
 
@@ -176,17 +186,20 @@ __global__ void epilogueKernel(const uint8_t *d, ElementType dType,
 }
 
 __global__ void relayoutKernel(const uint8_t *src, bool widenS4,
-                               int64_t rows, int64_t cols, bool transpose,
-                               uint8_t *dst) {
+                               int64_t rows, int64_t cols, int64_t batch,
+                               bool transpose, uint8_t *dst) {
   int64_t c = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (c >= cols)
     return;
-  for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
-    int64_t from = r * cols + c;
-    uint8_t value = widenS4 ? static_cast<uint8_t>(static_cast<int8_t>(
-                                  codecs::getS4(src, from)))
-                            : src[from];
-    dst[transpose ? c * rows + r : from] = value;
+  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z) {
+    int64_t base = b * rows * cols; // elements (nibbles for s4)
+    for (int64_t r = blockIdx.y; r < rows; r += gridDim.y) {
+      int64_t from = base + r * cols + c;
+      uint8_t value = widenS4 ? static_cast<uint8_t>(static_cast<int8_t>(
+                                    codecs::getS4(src, from)))
+                              : src[from];
+      dst[transpose ? base + c * rows + r : from] = value;
+    }
   }
 }
 
@@ -223,13 +236,16 @@ void launchReferenceGemm(const GemmSpec &spec, const GemmShape &shape,
   g.m = shape.m;
   g.n = shape.n;
   g.k = shape.k;
+  g.batch = shape.batch;
   g.alpha = spec.alpha;
   g.beta = spec.beta;
   if (blocksFor(shape.m, kTile) > 65535)
     fail(ErrorKind::Unsupported, "the reference kernel handles M up to " +
                                      std::to_string(65535 * kTile));
   dim3 block(kTile, kTile);
-  dim3 grid(blocksFor(shape.n, kTile), blocksFor(shape.m, kTile));
+  // grid.z is limited to 65535; the kernel loops over the rest of a batch.
+  dim3 grid(blocksFor(shape.n, kTile), blocksFor(shape.m, kTile),
+            static_cast<unsigned>(shape.batch < 65535 ? shape.batch : 65535));
   if (spec.isInteger())
     referenceGemmKernel<int32_t><<<grid, block, 0, toRuntime(stream)>>>(g);
   else
@@ -249,14 +265,17 @@ void launchEpilogue(CUdeviceptr d, ElementType dType, CUdeviceptr c,
 }
 
 void launchRelayout(CUdeviceptr src, ElementType srcType, MatrixShape stored,
-                    bool transpose, CUdeviceptr dst, CUstream stream) {
-  if (stored.elements() == 0)
+                    int64_t batch, bool transpose, CUdeviceptr dst,
+                    CUstream stream) {
+  if (stored.elements() == 0 || batch == 0)
     return;
   dim3 grid(blocksFor(stored.cols, 256),
-            static_cast<unsigned>(stored.rows < 65535 ? stored.rows : 65535));
+            static_cast<unsigned>(stored.rows < 65535 ? stored.rows : 65535),
+            static_cast<unsigned>(batch < 65535 ? batch : 65535));
   relayoutKernel<<<grid, 256, 0, toRuntime(stream)>>>(
       reinterpret_cast<const uint8_t *>(src), srcType == ElementType::S4,
-      stored.rows, stored.cols, transpose, reinterpret_cast<uint8_t *>(dst));
+      stored.rows, stored.cols, batch, transpose,
+      reinterpret_cast<uint8_t *>(dst));
   checkLaunch("the relayout kernel");
 }
 

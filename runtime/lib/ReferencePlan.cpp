@@ -22,6 +22,10 @@ ColumnMajorGemm toColumnMajor(const GemmShape &shape, Layout a, Layout b) {
   g.transB = a == Layout::Col;
   g.ldb = a == Layout::Row ? shape.k : shape.m;
   g.ldc = shape.n;
+  g.batch = shape.batch;
+  g.strideA = shape.k * shape.n;
+  g.strideB = shape.m * shape.k;
+  g.strideC = shape.m * shape.n;
   return g;
 }
 

@@ -69,7 +69,24 @@ fields(const RunReport &r) {
       {"rel_error", relError},
       {"max_error", maxError},
       {"device", r.device},
+      // Added after the first columns, so that scripts reading the older
+      // header by position keep working.
+      {"batch", r.shape.batched ? std::to_string(r.shape.batch) : ""},
+      {"lda", std::to_string(r.storage[0].ld)},
+      {"ldb", std::to_string(r.storage[1].ld)},
+      {"ldc", std::to_string(r.storage[2].ld)},
+      {"offset_a", std::to_string(r.storage[0].offset)},
+      {"offset_b", std::to_string(r.storage[1].offset)},
+      {"offset_c", std::to_string(r.storage[2].offset)},
   };
+}
+
+/// Whether any operand has padded rows or an offset.
+bool hasStridedStorage(const RunReport &r) {
+  for (const MatrixStorage &s : r.storage)
+    if (!s.isPacked())
+      return true;
+  return false;
 }
 
 std::string csvField(const std::string &value) {
@@ -127,10 +144,11 @@ std::string formatCsv(const RunReport &report) {
 }
 
 std::string formatJson(const RunReport &r) {
-  static const char *numeric[] = {"m",         "n",          "k",
-                                  "kernel_ms", "kernel_rate", "anchor_ms",
-                                  "anchor_rate", "ratio",    "rel_error",
-                                  "max_error"};
+  static const char *numeric[] = {
+      "m",        "n",        "k",           "kernel_ms", "kernel_rate",
+      "anchor_ms", "anchor_rate", "ratio",   "rel_error", "max_error",
+      "batch",    "lda",      "ldb",         "ldc",       "offset_a",
+      "offset_b", "offset_c"};
   std::string out = "{";
   bool first = true;
   auto add = [&](const std::string &name, const std::string &json) {
@@ -165,7 +183,10 @@ std::string formatJson(const RunReport &r) {
 }
 
 std::string formatTable(const RunReport &r) {
-  std::string shape = std::to_string(r.shape.m) + "x" +
+  std::string shape = (r.shape.batched
+                           ? std::to_string(r.shape.batch) + "x"
+                           : std::string()) +
+                      std::to_string(r.shape.m) + "x" +
                       std::to_string(r.shape.n) + "x" +
                       std::to_string(r.shape.k);
   std::string types = r.gemm.signature() + " " + layoutName(r.gemm.a.layout) +
@@ -179,7 +200,7 @@ std::string formatTable(const RunReport &r) {
   auto orDash = [](const std::string &s) { return s.empty() ? "-" : s; };
   std::vector<std::pair<std::string, std::string>> columns = {
       {"kernel", r.kernel.empty() ? "-" : r.kernel},
-      {"MxNxK", shape},
+      {r.shape.batched ? "BxMxNxK" : "MxNxK", shape},
       {"types", types},
       {"ms", orDash(r.kernelTimed ? format("%.4f", r.kernelTime.medianMs)
                                   : "")},
@@ -195,6 +216,19 @@ std::string formatTable(const RunReport &r) {
                            : "")},
       {"check", check},
   };
+  if (hasStridedStorage(r)) {
+    // Leading dimensions (and offsets, when any) of A, B, C.
+    columns.insert(columns.begin() + 3,
+                   {"lda,ldb,ldc", std::to_string(r.storage[0].ld) + "," +
+                                       std::to_string(r.storage[1].ld) + "," +
+                                       std::to_string(r.storage[2].ld)});
+    if (r.storage[0].offset || r.storage[1].offset || r.storage[2].offset)
+      columns.insert(columns.begin() + 4,
+                     {"offsets",
+                      std::to_string(r.storage[0].offset) + "," +
+                          std::to_string(r.storage[1].offset) + "," +
+                          std::to_string(r.storage[2].offset)});
+  }
   std::string header, row;
   for (const auto &[name, value] : columns) {
     size_t width = std::max(name.size(), value.size());

@@ -100,18 +100,30 @@ private:
 void SelfTest::runCase(const GemmSpec &spec, const GemmShape &shape,
                        bool library) {
   std::string what = describe(spec, shape);
-  MatrixShape aShape = storedShape(Operand::A, spec.a.layout, shape);
-  MatrixShape bShape = storedShape(Operand::B, spec.b.layout, shape);
-  int64_t cElements = shape.m * shape.n;
-  std::vector<uint8_t> aHost =
-      makeRandomMatrix(spec.a.type, aShape.elements(), 7, DataStream::A);
-  std::vector<uint8_t> bHost =
-      makeRandomMatrix(spec.b.type, bShape.elements(), 7, DataStream::B);
-  std::vector<uint8_t> cInitial =
-      makeRandomMatrix(spec.c.type, cElements, 7, DataStream::C);
+  // A batch is shape.batch packed matrices one after another (sizes are
+  // chosen so that every s4 matrix starts on a byte).
+  int64_t aMatrix = storedShape(Operand::A, spec.a.layout, shape).elements();
+  int64_t bMatrix = storedShape(Operand::B, spec.b.layout, shape).elements();
+  int64_t cMatrix = shape.m * shape.n;
+  std::vector<uint8_t> aHost = makeRandomMatrix(
+      spec.a.type, shape.batch * aMatrix, 7, DataStream::A);
+  std::vector<uint8_t> bHost = makeRandomMatrix(
+      spec.b.type, shape.batch * bMatrix, 7, DataStream::B);
+  std::vector<uint8_t> cInitial = makeRandomMatrix(
+      spec.c.type, shape.batch * cMatrix, 7, DataStream::C);
   std::vector<uint8_t> expected = cInitial;
-  cpuGemm(spec, shape, aHost.data(), bHost.data(), expected.data());
+  GemmShape one = shape;
+  one.batch = 1;
+  one.batched = false;
+  for (int64_t i = 0; i < shape.batch; ++i)
+    cpuGemm(spec, one, aHost.data() + storageBytes(spec.a.type, i * aMatrix),
+            bHost.data() + storageBytes(spec.b.type, i * bMatrix),
+            expected.data() + storageBytes(spec.c.type, i * cMatrix));
   Tolerance tolerance = toleranceFor(spec, shape.k);
+  auto compare = [&](const std::vector<uint8_t> &got) {
+    return compareBatch(spec.c.type, got.data(), expected.data(), shape.batch,
+                        shape.batched, shape.m, shape.n, tolerance);
+  };
 
   Stream stream;
   DeviceBuffer a(device, aHost.size(), "A");
@@ -129,9 +141,7 @@ void SelfTest::runCase(const GemmSpec &spec, const GemmShape &shape,
                         stream.get());
     stream.synchronize("the reference kernel");
     c.download(got.data(), got.size());
-    CompareResult r = compareMatrices(spec.c.type, got.data(),
-                                      expected.data(), shape.m, shape.n,
-                                      tolerance);
+    CompareResult r = compare(got);
     report(r.passed, what, "tgemm reference kernel vs CPU: " + verdict(r));
   } catch (const Error &e) {
     report(false, what, std::string("tgemm reference kernel: ") + e.what());
@@ -145,9 +155,7 @@ void SelfTest::runCase(const GemmSpec &spec, const GemmShape &shape,
     if (reference.plan().checkEngine != ReferenceEngine::OwnKernel) {
       const DeviceBuffer &result = reference.compute(c0, stream);
       result.download(got.data(), got.size());
-      CompareResult r = compareMatrices(spec.c.type, got.data(),
-                                        expected.data(), shape.m, shape.n,
-                                        tolerance);
+      CompareResult r = compare(got);
       report(r.passed, what,
              reference.checkName() + " vs CPU: " + verdict(r));
     }
@@ -218,6 +226,23 @@ int SelfTest::run() {
     spec.a.layout = Layout::Row;
     spec.b.layout = Layout::Col;
     runCase(spec, GemmShape{256, 192, 1024}, false);
+  }
+  // Batches of 3: the reference kernel over a batch, the libraries'
+  // strided-batched calls, the relayout of every matrix of a batch, and the
+  // epilogue over all of them. Sizes are multiples of 16 (cuBLASLt's fp8).
+  GemmShape batch{48, 80, 96};
+  batch.batch = 3;
+  batch.batched = true;
+  for (GemmSpec spec : allSignatures()) {
+    bool library = !isFloat8Type(spec.a.type) || fp8Library;
+    spec.a.layout = Layout::Row;
+    spec.b.layout = Layout::Col;
+    runCase(spec, batch, library);
+    spec.a.layout = Layout::Col;
+    spec.b.layout = Layout::Row;
+    spec.alpha = spec.isInteger() ? 2 : 1.5;
+    spec.beta = spec.isInteger() ? -3 : 0.5;
+    runCase(spec, batch, library);
   }
   checkWrongTileIsCaught();
   out << "self-test: " << cases << " checks, " << failures << " failed\n";

@@ -4,6 +4,7 @@
 
 #include "tgemm/runtime/c_api.h"
 
+#include <cstring>
 #include <string>
 
 TEST(capiAbi) {
@@ -60,4 +61,75 @@ TEST(capiLoadNeedsADevice) {
   std::string error = tgemm_rt_last_error();
   EXPECT_TRUE(error.find("no CUDA device") == 0 ||
               error.find("unusable CUDA driver") == 0);
+}
+
+TEST(capiOptions) {
+  EXPECT_EQ(tgemm_rt_options_size(), sizeof(tgemm_rt_options));
+  tgemm_rt_options options;
+  std::memset(&options, 0x5a, sizeof(options));
+  tgemm_rt_options_init(&options);
+  EXPECT_EQ(options.m, int64_t(0));
+  EXPECT_EQ(options.lda, int64_t(0));
+  EXPECT_EQ(options.offset_c, int64_t(0));
+  EXPECT_EQ(options.reps, 0);
+  tgemm_rt_result result;
+  EXPECT_EQ(tgemm_rt_run_with(nullptr, &options, &result),
+            int(TGEMM_RT_USAGE));
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("tgemm_rt_run_with: NULL kernel") == 0);
+}
+
+TEST(capiValidate) {
+  // Everything a run checks before it needs a device.
+  std::string plain = tgemm::test::writeTempFile(
+      "k.json", tgemm::test::exampleManifest());
+  std::string batched = tgemm::test::writeTempFile(
+      "b.json", tgemm::test::batchedManifest());
+  tgemm_rt_options options;
+  tgemm_rt_options_init(&options);
+  EXPECT_EQ(tgemm_rt_validate(plain.c_str(), nullptr, &options),
+            int(TGEMM_RT_OK));
+  EXPECT_EQ(std::string(tgemm_rt_last_error()), std::string(""));
+  options.lda = 4160;
+  EXPECT_EQ(tgemm_rt_validate(plain.c_str(), nullptr, &options),
+            int(TGEMM_RT_ERROR));
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("--lda 4160: argument 'a' of kernel "
+                        "'gemm_f16_f32_kernel' is not strided") == 0);
+  tgemm_rt_options_init(&options);
+  options.batch = 2;
+  EXPECT_EQ(tgemm_rt_validate(plain.c_str(), nullptr, &options),
+            int(TGEMM_RT_ERROR));
+  EXPECT_TRUE(std::string(tgemm_rt_last_error()).find("is not batched") !=
+              std::string::npos);
+
+  tgemm_rt_options_init(&options);
+  options.m = 100;
+  options.n = 30;
+  options.k = 20;
+  EXPECT_EQ(tgemm_rt_validate(batched.c_str(), nullptr, &options),
+            int(TGEMM_RT_USAGE));
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("has a dynamic batch size; give it with --batch") !=
+              std::string::npos);
+  options.batch = 4;
+  options.lda = 24;
+  options.offset_c = 3;
+  EXPECT_EQ(tgemm_rt_validate(batched.c_str(), nullptr, &options),
+            int(TGEMM_RT_OK));
+  options.ldc = 29;
+  EXPECT_EQ(tgemm_rt_validate(batched.c_str(), nullptr, &options),
+            int(TGEMM_RT_USAGE));
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("--ldc 29 is less than the row length of C") == 0);
+  options.ldc = 0;
+  options.offset_a = -1;
+  EXPECT_EQ(tgemm_rt_validate(batched.c_str(), nullptr, &options),
+            int(TGEMM_RT_USAGE));
+  EXPECT_EQ(tgemm_rt_validate(nullptr, nullptr, &options),
+            int(TGEMM_RT_USAGE));
+  EXPECT_EQ(tgemm_rt_validate("/nonexistent/k.json", nullptr, &options),
+            int(TGEMM_RT_ERROR));
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("cannot read manifest '/nonexistent/k.json'") == 0);
 }

@@ -197,3 +197,61 @@ TEST(compareIntegersExactly) {
                                        "elements of 256)") !=
               std::string::npos);
 }
+
+TEST(compareBatchEachMatrix) {
+  GemmSpec spec = makeSpec(ElementType::F16, ElementType::F32, ElementType::F32);
+  GemmShape shape{64, 64, 256};
+  // Three matrices of different scale: one wrong element in the smallest
+  // would hide in the rms of the whole batch, not in its own.
+  std::vector<uint8_t> ref, got;
+  for (int b = 0; b < 3; ++b) {
+    Problem p = makeProblem(spec, shape);
+    std::vector<uint8_t> c(64 * 64 * 4);
+    cpuGemm(spec, shape, p.a.data(), p.b.data(), c.data());
+    for (int64_t i = 0; i < 64 * 64; ++i)
+      storeElement(ElementType::F32, c.data(), i,
+                   loadElement(ElementType::F32, c.data(), i) *
+                       (b == 1 ? 1e-3 : 1e3));
+    ref.insert(ref.end(), c.begin(), c.end());
+  }
+  got = ref;
+  Tolerance t = toleranceFor(spec, shape.k);
+  CompareResult ok = compareBatch(ElementType::F32, got.data(), ref.data(), 3,
+                                  true, 64, 64, t);
+  EXPECT_TRUE(ok.passed);
+  EXPECT_EQ(ok.batches, int64_t(3));
+  int64_t index = 64 * 64 + 5 * 64 + 9; // matrix 1, C[5][9]
+  storeElement(ElementType::F32, got.data(), index,
+               loadElement(ElementType::F32, ref.data(), index) + 0.01);
+  CompareResult bad = compareBatch(ElementType::F32, got.data(), ref.data(),
+                                   3, true, 64, 64, t);
+  EXPECT_TRUE(!bad.passed);
+  EXPECT_EQ(bad.firstMismatch, index);
+  EXPECT_EQ(bad.mismatches, int64_t(1));
+  EXPECT_TRUE(bad.describeFailure().find("C[1][5][9] = ") == 0);
+  EXPECT_TRUE(bad.describeFailure().find("mismatching elements of 12288") !=
+              std::string::npos);
+  EXPECT_TRUE(bad.describeFailure().find("largest relative Frobenius error "
+                                         "of a matrix") != std::string::npos);
+  // The whole batch as one matrix would not see it.
+  EXPECT_TRUE(compareMatrices(ElementType::F32, got.data(), ref.data(), 192,
+                              64, t)
+                  .passed);
+  // Not batched, one matrix: the plain comparison.
+  CompareResult single = compareBatch(ElementType::F32, got.data(),
+                                      ref.data(), 1, false, 64, 64, t);
+  EXPECT_EQ(single.batches, int64_t(0));
+}
+
+TEST(compareDescribesPadding) {
+  CompareResult r;
+  r.passed = false;
+  r.rows = r.cols = 4;
+  r.tolerance.exact = true;
+  r.paddingChanged = 2;
+  r.paddingWhere = "row 1, column 4";
+  EXPECT_EQ(r.describeFailure(),
+            std::string("the kernel wrote outside C: 2 elements of C's "
+                        "allocation outside the matrix changed, the first at "
+                        "row 1, column 4"));
+}

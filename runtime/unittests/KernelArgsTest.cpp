@@ -61,3 +61,46 @@ TEST(kernelArgsPointers) {
   for (size_t i = 0; i < args.values().size(); ++i)
     EXPECT_TRUE(*static_cast<uint64_t *>(pointers[i]) == args.values()[i]);
 }
+
+TEST(kernelArgsStrided) {
+  // A row (M x K) with lda 72 and offset 3, B col (N x K) packed, C (M x N)
+  // with ldc 520: allocated = aligned = the allocation, the offset and the
+  // row stride in the descriptor.
+  KernelManifest k = example("row", "col");
+  for (KernelArg &arg : k.args)
+    arg.strided = true;
+  GemmShape shape{256, 512, 64};
+  StorageRequests requests;
+  requests[0] = {72, 3};
+  requests[2] = {520, std::nullopt};
+  KernelArgs args(k, resolveStorage(k, shape, requests), {A, B, C});
+  Values expected = {A, A, 3, 256, 64, 72, 1, //
+                     B, B, 0, 512, 64, 64, 1, //
+                     C, C, 0, 256, 512, 520, 1};
+  EXPECT_TRUE(args.values() == expected);
+  // With no requests, the same as the packed constructor.
+  KernelArgs packed(k, resolveStorage(k, shape, StorageRequests()), {A, B, C});
+  EXPECT_TRUE(packed.values() ==
+              KernelArgs(k, shape, {A, B, C}).values());
+}
+
+TEST(kernelArgsBatched) {
+  // Rank 3: sizes [batch, rows, cols], strides [batchStride, ld, 1].
+  KernelManifest k = parseManifest(tgemm::test::batchedManifest(), "m.json")
+                         .kernels[0];
+  GemmShape shape = resolveShape(k, 100, 30, 20, 4);
+  KernelArgs packed(k, shape, {A, B, C});
+  Values expected = {A, A, 0, 4, 100, 20, 100 * 20, 20, 1, //
+                     B, B, 0, 4, 30, 20, 30 * 20, 20, 1,   //
+                     C, C, 0, 4, 100, 30, 100 * 30, 30, 1};
+  EXPECT_TRUE(packed.values() == expected);
+  EXPECT_EQ(packed.values().size(), size_t(27));
+  StorageRequests requests;
+  requests[0] = {24, 8};
+  requests[2] = {32, 1};
+  KernelArgs strided(k, resolveStorage(k, shape, requests), {A, B, C});
+  Values stridedExpected = {A, A, 8, 4, 100, 20, 100 * 24, 24, 1, //
+                            B, B, 0, 4, 30, 20, 30 * 20, 20, 1,   //
+                            C, C, 1, 4, 100, 30, 100 * 32, 32, 1};
+  EXPECT_TRUE(strided.values() == stridedExpected);
+}

@@ -66,6 +66,27 @@ std::string exampleManifest() {
 )";
 }
 
+std::string batchedManifest() {
+  std::string text = exampleManifest();
+  auto replace = [&](const std::string &from, const std::string &to) {
+    text = replaceOnce(text, from, to, __FILE__, __LINE__);
+  };
+  replace(R"("problem": {"m": 4096, "n": 4096, "k": 4096})",
+          R"("problem": {"m": null, "n": null, "k": null, "batch": null})");
+  replace(R"({"value": 1}])", R"({"dim": "batch", "tile": 1}])");
+  replace(R"("requires": [{"dim": "m", "multiple_of": 128},
+                   {"dim": "n", "multiple_of": 128},
+                   {"dim": "k", "multiple_of": 32}])",
+          R"("requires": [])");
+  for (const char *arg : {"a", "b", "c"}) {
+    std::string from = std::string(R"({"name": ")") + arg +
+                       R"(", "kind": "memref", "type": ")" +
+                       (*arg == 'c' ? "f32" : "f16") + R"(", "rank": )";
+    replace(from + "2}", from + R"(3, "strided": true})");
+  }
+  return text;
+}
+
 std::string replaceOnce(const std::string &text, const std::string &from,
                         const std::string &to, const char *file, int line) {
   size_t at = text.find(from);

@@ -173,7 +173,11 @@ const BadManifest kBadManifests[] = {
      "array of 2"},
     {R"({"dim": "n", "tile": 128})", R"({"dim": "x", "tile": 128})",
      ErrorKind::Input,
-     "kernels[0].grid[0].dim: unknown dimension 'x' (expected m, n or k)"},
+     "kernels[0].grid[0].dim: unknown dimension 'x' (expected m, n or k, "
+     "or batch in a batched kernel)"},
+    {R"({"value": 1}])", R"({"dim": "batch", "tile": 1}])", ErrorKind::Input,
+     "kernels[0].grid[2].dim: dimension 'batch' in a kernel that is not "
+     "batched (its problem has no \"batch\")"},
     {R"({"dim": "n", "tile": 128})", R"({"dim": "n", "tile": 0})",
      ErrorKind::Input, "kernels[0].grid[0].tile: expected an integer >= 1"},
     {R"("block": [128, 1, 1])", R"("block": [128, 1])", ErrorKind::Input,
@@ -194,6 +198,10 @@ const BadManifest kBadManifests[] = {
     {R"({"dim": "k", "multiple_of": 32})", R"({"dim": "q", "multiple_of": 32})",
      ErrorKind::Input, "kernels[0].requires[2].dim: unknown dimension 'q'"},
     {R"({"dim": "k", "multiple_of": 32})",
+     R"({"dim": "batch", "multiple_of": 2})", ErrorKind::Input,
+     "kernels[0].requires[2].dim: dimension 'batch' in a kernel that is not "
+     "batched"},
+    {R"({"dim": "k", "multiple_of": 32})",
      R"({"dim": "k", "at_least": 32})", ErrorKind::Input,
      "kernels[0].requires[2]: unknown field 'at_least'"},
     {R"("requires": [{"dim": "m", "multiple_of": 128},
@@ -212,9 +220,44 @@ const BadManifest kBadManifests[] = {
     {R"("name": "a", "kind": "memref")", R"("name": "a", "kind": "scalar")",
      ErrorKind::Input,
      "kernels[0].args[0].kind: unsupported argument kind 'scalar'"},
-    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 3})",
-     ErrorKind::Input, "kernels[0].args[2].rank: a rank-3 memref is not "
+    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 4})",
+     ErrorKind::Input, "kernels[0].args[2].rank: a rank-4 memref is not "
+                       "supported; A, B and C are rank 2 (rank 3 in a batched "
+                       "kernel)"},
+    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 1})",
+     ErrorKind::Input, "kernels[0].args[2].rank: a rank-1 memref is not "
                        "supported"},
+    // Mixed ranks.
+    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 3})",
+     ErrorKind::Input, "kernels[0].args[2].rank: argument 'c' has rank 3 but "
+                       "argument 'a' has rank 2; A, B and C have the same "
+                       "rank"},
+    {R"("type": "f16", "rank": 2})", R"("type": "f16", "rank": 3})",
+     ErrorKind::Input, "kernels[0].args[0].rank: argument 'a' has rank 3 but "
+                       "the kernel is not batched (its problem has no "
+                       "\"batch\")"},
+    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 2, "strided": 1})",
+     ErrorKind::Input,
+     "kernels[0].args[2].strided: expected true or false, got 1"},
+    {R"("type": "f32", "rank": 2})",
+     R"("type": "f32", "rank": 2, "strided": "yes"})", ErrorKind::Input,
+     "kernels[0].args[2].strided: expected true or false, got \"yes\""},
+    {R"("type": "f32", "rank": 2})",
+     R"("type": "f32", "rank": 2, "strided": null})", ErrorKind::Input,
+     "kernels[0].args[2].strided: expected true or false, got null"},
+    {R"("k": 4096})", R"("k": 4096, "batch": 0})", ErrorKind::Input,
+     "kernels[0].problem.batch: expected a positive integer or null, got 0"},
+    {R"("k": 4096})", R"("k": 4096, "batch": "8"})", ErrorKind::Input,
+     "kernels[0].problem.batch: expected a positive integer or null, got "
+     "\"8\""},
+    {R"("k": 4096})", R"("k": 4096, "batch": 2.5})", ErrorKind::Input,
+     "kernels[0].problem.batch: expected a positive integer or null, got "
+     "2.5"},
+    {R"("k": 4096})", R"("k": 4096, "batch": 8})", ErrorKind::Input,
+     "kernels[0].args[0].rank: argument 'a' has rank 2 but the kernel is "
+     "batched; its arguments are rank 3 ([batch, rows, cols])"},
+    {R"("k": 4096})", R"("k": 4096, "b": 8})", ErrorKind::Input,
+     "kernels[0].problem: unknown field 'b' (expected m, n, k, batch)"},
     {R"("name": "a", "kind": "memref", "type": "f16")",
      R"("name": "a", "kind": "memref", "type": "bf16")", ErrorKind::Input,
      "kernels[0].args[0].type: argument 'a' has type bf16 but operand a is "
@@ -235,6 +278,81 @@ TEST(manifestRejectsEachBadField) {
     std::string text = REPLACE(exampleManifest(), bad.from, bad.to);
     EXPECT_ERROR(parse(text), bad.kind, bad.message);
   }
+}
+
+TEST(manifestBatchedAndStrided) {
+  Manifest m = parse(tgemm::test::batchedManifest());
+  const KernelManifest &k = m.kernels[0];
+  EXPECT_TRUE(k.batched && !k.batch.has_value());
+  EXPECT_TRUE(k.grid[2].isTiled && k.grid[2].dim == Dim::Batch);
+  EXPECT_EQ(k.grid[2].tile, 1);
+  for (const KernelArg &arg : k.args) {
+    EXPECT_EQ(arg.rank, 3);
+    EXPECT_TRUE(arg.strided);
+  }
+  // A static batch, a batch requirement, and "strided": false.
+  std::string text = REPLACE(tgemm::test::batchedManifest(),
+                             R"("batch": null)", R"("batch": 8)");
+  text = REPLACE(text, R"("requires": [])",
+                 R"("requires": [{"dim": "batch", "multiple_of": 2}])");
+  text = REPLACE(text, R"("type": "f16", "rank": 3, "strided": true)",
+                 R"("type": "f16", "rank": 3, "strided": false)");
+  Manifest fixed = parse(text);
+  EXPECT_EQ(*fixed.kernels[0].batch, 8);
+  EXPECT_TRUE(fixed.kernels[0].requirements[0].dim == Dim::Batch);
+  EXPECT_TRUE(!fixed.kernels[0].args[0].strided);
+  EXPECT_TRUE(fixed.kernels[0].args[1].strided);
+  // Not batched: "strided" is optional and defaults to false.
+  Manifest plain = parse(REPLACE(exampleManifest(),
+                                 R"("type": "f16", "rank": 2})",
+                                 R"("type": "f16", "rank": 2, "strided": true})"));
+  EXPECT_TRUE(!plain.kernels[0].batched);
+  EXPECT_TRUE(plain.kernels[0].args[0].strided);
+  EXPECT_TRUE(!plain.kernels[0].args[1].strided);
+}
+
+TEST(manifestRejectsBadBatches) {
+  const BadManifest bad[] = {
+      {R"("batch": null)", R"("batch": -1)", ErrorKind::Input,
+       "kernels[0].problem.batch: expected a positive integer or null, got "
+       "-1"},
+      {R"("batch": null)", R"("batch": 9223372036854775808)", ErrorKind::Input,
+       "kernels[0].problem.batch: expected a positive integer or null"},
+      {R"("type": "f16", "rank": 3, "strided": true},
+        {"name": "b")",
+       R"("type": "f16", "rank": 2, "strided": true},
+        {"name": "b")",
+       ErrorKind::Input,
+       "kernels[0].args[0].rank: argument 'a' has rank 2 but the kernel is "
+       "batched; its arguments are rank 3 ([batch, rows, cols])"},
+      {R"("type": "f32", "rank": 3)", R"("type": "f32", "rank": 2)",
+       ErrorKind::Input,
+       "kernels[0].args[2].rank: argument 'c' has rank 2 but argument 'a' "
+       "has rank 3; A, B and C have the same rank"},
+      {R"("type": "f32", "rank": 3)", R"("type": "f32", "rank": 4294967299)",
+       ErrorKind::Input,
+       "kernels[0].args[2].rank: a rank-4294967299 memref is not supported"},
+      {R"("strided": true})", R"("strided": 0})", ErrorKind::Input,
+       "kernels[0].args[0].strided: expected true or false, got 0"},
+      {R"({"dim": "batch", "tile": 1})", R"({"dim": "batch", "tile": 0})",
+       ErrorKind::Input,
+       "kernels[0].grid[2].tile: expected an integer >= 1, got 0"},
+  };
+  for (const BadManifest &b : bad) {
+    std::string text = REPLACE(tgemm::test::batchedManifest(), b.from, b.to);
+    EXPECT_ERROR(parse(text), b.kind, b.message);
+  }
+  // Every argument rank 3, but no batch.
+  std::string unbatched = REPLACE(tgemm::test::batchedManifest(),
+                                  R"(, "batch": null)", "");
+  EXPECT_ERROR(parse(unbatched), ErrorKind::Input,
+               "kernels[0].grid[2].dim: dimension 'batch' in a kernel that "
+               "is not batched");
+  unbatched = REPLACE(unbatched, R"({"dim": "batch", "tile": 1}])",
+                      R"({"value": 1}])");
+  EXPECT_ERROR(parse(unbatched), ErrorKind::Input,
+               "kernels[0].args[0].rank: argument 'a' has rank 3 but the "
+               "kernel is not batched");
 }
 
 TEST(manifestRejectsOtherDocuments) {

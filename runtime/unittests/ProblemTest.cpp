@@ -98,3 +98,233 @@ TEST(problemStoredShapes) {
   EXPECT_EQ(storageBytes(ElementType::S4, 15), 8);
   EXPECT_EQ(storageBytes(ElementType::BF16, 15), 30);
 }
+
+namespace {
+KernelManifest batchedKernel(const char *batch = "null") {
+  std::string text = tgemm::test::batchedManifest();
+  text = REPLACE(text, R"("batch": null)",
+                 std::string(R"("batch": )") + batch);
+  return parseManifest(text, "m.json").kernels[0];
+}
+} // namespace
+
+TEST(problemBatch) {
+  KernelManifest dynamic = batchedKernel(), fixed = batchedKernel("8");
+  GemmShape s = resolveShape(dynamic, 64, 32, 16, 5);
+  EXPECT_TRUE(s.batched);
+  EXPECT_EQ(s.batch, 5);
+  EXPECT_EQ(s.str(), std::string("M=64 N=32 K=16 batch=5"));
+  EXPECT_EQ(s.operations(), 2.0 * 5 * 64 * 32 * 16);
+  EXPECT_EQ(s.get(Dim::Batch), 5);
+  EXPECT_EQ(resolveShape(fixed, 64, 32, 16).batch, 8);
+  EXPECT_EQ(resolveShape(fixed, 64, 32, 16, 8).batch, 8);
+  EXPECT_ERROR(resolveShape(dynamic, 64, 32, 16), ErrorKind::Usage,
+               "kernel 'gemm_f16_f32_kernel' has a dynamic batch size; give "
+               "it with --batch");
+  EXPECT_ERROR(resolveShape(fixed, 64, 32, 16, 4), ErrorKind::Unsupported,
+               "kernel 'gemm_f16_f32_kernel' was compiled for the static "
+               "batch size 8; --batch 4 asks for another");
+  EXPECT_ERROR(resolveShape(dynamic, 64, 32, 16, 0), ErrorKind::Usage,
+               "the batch size must be positive, got 0");
+  KernelManifest plain = example(true);
+  GemmShape one = resolveShape(plain, 64, 32, 16);
+  EXPECT_TRUE(!one.batched);
+  EXPECT_EQ(one.batch, 1);
+  EXPECT_EQ(one.str(), std::string("M=64 N=32 K=16"));
+  EXPECT_ERROR(resolveShape(plain, 64, 32, 16, 2), ErrorKind::Unsupported,
+               "kernel 'gemm_f16_f32_kernel' is not batched (its manifest's "
+               "problem has no \"batch\"); --batch 2 asks for a batch of "
+               "GEMMs");
+  // batch * M * K overflowing int64 without the check.
+  EXPECT_ERROR(resolveShape(dynamic, int64_t(1) << 24, 1, int64_t(1) << 24,
+                            int64_t(1) << 20),
+               ErrorKind::Unsupported,
+               "A would have batch*M*K elements, more than 2^48");
+  EXPECT_ERROR(resolveShape(dynamic, 2, 2, 2, INT64_MAX),
+               ErrorKind::Unsupported, "more than 2^48");
+}
+
+TEST(problemBatchLaunch) {
+  KernelManifest k = batchedKernel();
+  GemmShape s = resolveShape(k, 1000, 256, 64, 12);
+  LaunchDims dims = computeLaunch(k, s);
+  EXPECT_EQ(dims.grid[0], 2u);  // ceil(256 / 128)
+  EXPECT_EQ(dims.grid[1], 8u);  // ceil(1000 / 128)
+  EXPECT_EQ(dims.grid[2], 12u); // batch / 1
+  EXPECT_ERROR(computeLaunch(k, resolveShape(k, 128, 128, 64, 70000)),
+               ErrorKind::Unsupported,
+               "grid.z = 70000 exceeds CUDA's limit of 65535 for shape "
+               "M=128 N=128 K=64 batch=70000");
+  k.requirements.push_back({Dim::Batch, 4});
+  checkRequirements(k, resolveShape(k, 128, 128, 64, 8));
+  EXPECT_ERROR(checkRequirements(k, resolveShape(k, 128, 128, 64, 6)),
+               ErrorKind::Unsupported,
+               "breaks a requirement of kernel 'gemm_f16_f32_kernel': batch "
+               "must be a multiple of 4 (6 = 1*4 + 2)");
+}
+
+namespace {
+StorageRequests request(std::optional<int64_t> lda,
+                        std::optional<int64_t> ldb = std::nullopt,
+                        std::optional<int64_t> ldc = std::nullopt) {
+  StorageRequests r;
+  r[0].ld = lda;
+  r[1].ld = ldb;
+  r[2].ld = ldc;
+  return r;
+}
+
+/// The example kernel (A row, B col) with the arguments in `strided` marked
+/// strided; dynamic sizes.
+KernelManifest stridedKernel(const std::string &strided,
+                             const char *type = "f16") {
+  std::string text = tgemm::test::exampleManifest();
+  text = REPLACE(text, R"({"m": 4096, "n": 4096, "k": 4096})",
+                 R"({"m": null, "n": null, "k": null})");
+  if (std::string(type) == "s4") {
+    text = REPLACE(text, R"("a": {"type": "f16")", R"("a": {"type": "s4")");
+    text = REPLACE(text, R"("b": {"type": "f16")", R"("b": {"type": "s4")");
+    text = REPLACE(text, R"("c": {"type": "f32")", R"("c": {"type": "s32")");
+    text = REPLACE(text, R"("acc": "f32")", R"("acc": "s32")");
+    text = REPLACE(text, R"("name": "a", "kind": "memref", "type": "f16")",
+                   R"("name": "a", "kind": "memref", "type": "s4")");
+    text = REPLACE(text, R"("name": "b", "kind": "memref", "type": "f16")",
+                   R"("name": "b", "kind": "memref", "type": "s4")");
+    text = REPLACE(text, R"("name": "c", "kind": "memref", "type": "f32")",
+                   R"("name": "c", "kind": "memref", "type": "s32")");
+  }
+  for (char arg : strided) {
+    std::string name = std::string(R"("name": ")") + arg + "\"";
+    size_t at = text.find(name);
+    size_t end = text.find("}", at);
+    text.insert(end, R"(, "strided": true)");
+  }
+  return parseManifest(text, "m.json").kernels[0];
+}
+} // namespace
+
+TEST(problemStoragePacked) {
+  KernelManifest k = stridedKernel("");
+  GemmShape s{256, 512, 64};
+  OperandStorages st = resolveStorage(k, s, StorageRequests());
+  // A row: M x K; B col: N x K; C: M x N.
+  EXPECT_EQ(st[0].rows, 256);
+  EXPECT_EQ(st[0].cols, 64);
+  EXPECT_EQ(st[0].ld, 64);
+  EXPECT_EQ(st[1].rows, 512);
+  EXPECT_EQ(st[1].ld, 64);
+  EXPECT_EQ(st[2].ld, 512);
+  EXPECT_EQ(st[2].batchStride, 256 * 512);
+  for (const MatrixStorage &m : st) {
+    EXPECT_TRUE(m.isPacked());
+    EXPECT_EQ(m.allocationElements(), m.packedElements());
+  }
+  OperandStorages packed = packedStorage(k, s);
+  EXPECT_EQ(packed[2].allocationElements(), 256 * 512);
+}
+
+TEST(problemStorageStrided) {
+  KernelManifest k = stridedKernel("abc");
+  GemmShape s{256, 512, 64};
+  StorageRequests r = request(72, 80, 520);
+  r[0].offset = 3;
+  r[2].offset = 1;
+  OperandStorages st = resolveStorage(k, s, r);
+  EXPECT_EQ(st[0].ld, 72);
+  EXPECT_EQ(st[0].offset, 3);
+  EXPECT_EQ(st[0].batchStride, 256 * 72);
+  EXPECT_EQ(st[0].allocationElements(), 3 + 256 * 72);
+  EXPECT_EQ(st[0].index(0, 2, 5), 3 + 2 * 72 + 5);
+  EXPECT_TRUE(!st[0].isPacked());
+  EXPECT_EQ(st[1].ld, 80);
+  EXPECT_EQ(st[2].ld, 520);
+  // A leading dimension equal to the row length, with no offset, is packed.
+  EXPECT_TRUE(resolveStorage(k, s, request(64))[0].isPacked());
+  // Offsets alone.
+  StorageRequests offsets;
+  offsets[1].offset = 5;
+  EXPECT_TRUE(!resolveStorage(k, s, offsets)[1].isPacked());
+
+  // Batched: batch stride rows*ld.
+  KernelManifest batched = batchedKernel();
+  GemmShape bs = resolveShape(batched, 100, 30, 20, 3);
+  OperandStorages bst = resolveStorage(batched, bs, request(24, 24, 32));
+  EXPECT_EQ(bst[0].batch, 3);
+  EXPECT_EQ(bst[0].batchStride, 100 * 24);
+  EXPECT_EQ(bst[0].allocationElements(), 3 * 100 * 24);
+  EXPECT_EQ(bst[1].batchStride, 30 * 24);
+  EXPECT_EQ(bst[2].batchStride, 100 * 32);
+  EXPECT_EQ(bst[2].packedElements(), 3 * 100 * 30);
+  EXPECT_EQ(resolveStorage(batched, bs, StorageRequests())[2].batchStride,
+            100 * 30);
+}
+
+TEST(problemStorageErrors) {
+  GemmShape s{256, 512, 64};
+  // Only strided arguments take a leading dimension or offset.
+  KernelManifest onlyA = stridedKernel("a");
+  resolveStorage(onlyA, s, request(100));
+  EXPECT_ERROR(resolveStorage(onlyA, s, request(std::nullopt, 64)),
+               ErrorKind::Unsupported,
+               "--ldb 64: argument 'b' of kernel 'gemm_f16_f32_kernel' is not "
+               "strided (its manifest entry has no \"strided\": true), so B "
+               "must have packed rows");
+  StorageRequests offsetC;
+  offsetC[2].offset = 0;
+  EXPECT_ERROR(resolveStorage(onlyA, s, offsetC), ErrorKind::Unsupported,
+               "--offset-c 0: argument 'c' of kernel 'gemm_f16_f32_kernel' is "
+               "not strided (its manifest entry has no \"strided\": true), so "
+               "C must start at offset 0");
+  // Below the row length of the stored matrix.
+  KernelManifest all = stridedKernel("abc");
+  EXPECT_ERROR(resolveStorage(all, s, request(63)), ErrorKind::Usage,
+               "--lda 63 is less than the row length of A: A (layout row) is "
+               "stored as M x K = 256 x 64 row-major, so --lda must be at "
+               "least 64");
+  EXPECT_ERROR(resolveStorage(all, s, request(std::nullopt, 32)),
+               ErrorKind::Usage,
+               "--ldb 32 is less than the row length of B: B (layout col) is "
+               "stored as N x K = 512 x 64 row-major, so --ldb must be at "
+               "least 64");
+  EXPECT_ERROR(resolveStorage(all, s, request(std::nullopt, std::nullopt, 511)),
+               ErrorKind::Usage,
+               "--ldc 511 is less than the row length of C: C (layout row) is "
+               "stored as M x N = 256 x 512 row-major, so --ldc must be at "
+               "least 512");
+  EXPECT_ERROR(resolveStorage(all, s, request(0)), ErrorKind::Usage,
+               "--lda 0: a leading dimension must be positive");
+  StorageRequests negative;
+  negative[0].offset = -2;
+  EXPECT_ERROR(resolveStorage(all, s, negative), ErrorKind::Usage,
+               "--offset-a -2: an offset cannot be negative");
+  // s4: two per byte.
+  KernelManifest s4 = stridedKernel("ab", "s4");
+  resolveStorage(s4, s, request(66, 66));
+  EXPECT_ERROR(resolveStorage(s4, s, request(65)), ErrorKind::Usage,
+               "--lda 65: A is s4 (two elements per byte), so its leading "
+               "dimension must be even, for every row to start on a byte");
+  StorageRequests odd;
+  odd[1].offset = 3;
+  EXPECT_ERROR(resolveStorage(s4, s, odd), ErrorKind::Usage,
+               "--offset-b 3: B is s4 (two elements per byte), so its offset "
+               "must be even, for it to start on a byte");
+  // Sizes whose products overflow int64 are refused, not wrapped.
+  EXPECT_ERROR(resolveStorage(all, s, request(INT64_MAX)),
+               ErrorKind::Unsupported,
+               "A at M=256 N=512 K=64 with --lda 9223372036854775807 would "
+               "span more than 2^48 elements");
+  StorageRequests far;
+  far[2].offset = INT64_MAX;
+  EXPECT_ERROR(resolveStorage(all, s, far), ErrorKind::Unsupported,
+               "C at M=256 N=512 K=64 with --offset-c 9223372036854775807 "
+               "would span more than 2^48 elements");
+  KernelManifest batched = batchedKernel();
+  GemmShape big = resolveShape(batched, 1 << 20, 1, 64, 1 << 20);
+  EXPECT_ERROR(resolveStorage(batched, big, request(1 << 20)),
+               ErrorKind::Unsupported,
+               "A at M=1048576 N=1 K=64 batch=1048576 with --lda 1048576 "
+               "would span more than 2^48 elements");
+  far[2].offset = (int64_t(1) << 48) - 1;
+  EXPECT_ERROR(resolveStorage(all, s, far), ErrorKind::Unsupported,
+               "would span more than 2^48 elements");
+}

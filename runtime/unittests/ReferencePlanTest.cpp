@@ -218,3 +218,57 @@ TEST(planPerPrecision) {
   EXPECT_TRUE(e5m2.anchor.engine == ReferenceEngine::CublasLt &&
               e5m2.anchor.aType == ET::E4M3);
 }
+
+TEST(planStridedBatchedMappingComputesEachGemm) {
+  // cublasGemmStridedBatchedEx (and cuBLASLt's batched layouts): GEMM i
+  // reads A' + i*strideA, B' + i*strideB and writes C' + i*strideC, each
+  // as in the single call. With the strides toColumnMajor derives for
+  // packed matrices, that must be the row-major C_i = A_i * B_i.
+  GemmShape shape{12, 20, 28};
+  shape.batch = 3;
+  shape.batched = true;
+  for (Layout la : {Layout::Row, Layout::Col}) {
+    for (Layout lb : {Layout::Row, Layout::Col}) {
+      GemmSpec spec;
+      spec.a = {ElementType::S8, la};
+      spec.b = {ElementType::S8, lb};
+      spec.acc = ElementType::S32;
+      spec.c = {ElementType::S32, Layout::Row};
+      int64_t aSize = shape.m * shape.k, bSize = shape.k * shape.n,
+              cSize = shape.m * shape.n;
+      auto a = makeRandomMatrix(ElementType::S8, 3 * aSize, 2, DataStream::A);
+      auto b = makeRandomMatrix(ElementType::S8, 3 * bSize, 2, DataStream::B);
+      ColumnMajorGemm g = toColumnMajor(shape, la, lb);
+      EXPECT_EQ(g.batch, int64_t(3));
+      EXPECT_EQ(g.strideA, bSize); // cuBLAS's A is tgemm's B
+      EXPECT_EQ(g.strideB, aSize);
+      EXPECT_EQ(g.strideC, cSize);
+      std::vector<double> aPrime = decode(ElementType::S8, b, 3 * bSize);
+      std::vector<double> bPrime = decode(ElementType::S8, a, 3 * aSize);
+      GemmShape one{shape.m, shape.n, shape.k};
+      for (int64_t i = 0; i < g.batch; ++i) {
+        std::vector<double> x(aPrime.begin() + i * g.strideA,
+                              aPrime.begin() + (i + 1) * g.strideA);
+        std::vector<double> y(bPrime.begin() + i * g.strideB,
+                              bPrime.begin() + (i + 1) * g.strideB);
+        std::vector<double> c(g.strideC);
+        columnMajorGemm(g, x, y, c);
+        std::vector<uint8_t> expected(cSize * 4);
+        cpuGemm(spec, one, a.data() + i * aSize, b.data() + i * bSize,
+                expected.data());
+        for (int64_t e = 0; e < cSize; ++e)
+          if (c[e] != loadElement(ElementType::S32, expected.data(), e)) {
+            tgemm::test::recordFailure(
+                __FILE__, __LINE__,
+                std::string("layouts ") + layoutName(la) + "," +
+                    layoutName(lb) + ": matrix " + std::to_string(i) +
+                    ", element " + std::to_string(e));
+            break;
+          }
+      }
+    }
+  }
+  // Not batched: one GEMM.
+  EXPECT_EQ(toColumnMajor(GemmShape{4, 4, 4}, Layout::Row, Layout::Col).batch,
+            int64_t(1));
+}

@@ -41,6 +41,11 @@ template <typename T> std::string show(const T &value) {
 /// The launch manifest of docs/manifest.md.
 std::string exampleManifest();
 
+/// The same kernel batched (dynamic batch, grid z over the batch) with
+/// dynamic sizes, no requirements and strided arguments, as the compiler
+/// writes one compiled from rank-3 strided views.
+std::string batchedManifest();
+
 /// `text` with the first occurrence of `from` replaced by `to`; records a
 /// failure if `from` is absent (a test that no longer mutates anything).
 std::string replaceOnce(const std::string &text, const std::string &from,
@@ -67,10 +72,12 @@ std::string writeTempFile(const std::string &name,
                                    "expected true: " #cond);                  \
   } while (0)
 
+/// Copies both values: `actual` may be a member of a temporary (e.g.
+/// `parse(text).kernels[0].name`) that a reference would outlive.
 #define EXPECT_EQ(actual, expected)                                            \
   do {                                                                         \
-    auto &&a_ = (actual);                                                      \
-    auto &&e_ = (expected);                                                    \
+    const auto a_ = (actual);                                                  \
+    const auto e_ = (expected);                                                \
     if (!(a_ == e_))                                                           \
       ::tgemm::test::recordFailure(__FILE__, __LINE__,                         \
                                    std::string(#actual " == " #expected        \

@@ -41,6 +41,15 @@ library's GEMM.
   --kernel NAME     which kernel of the manifest (needed if it has several)
   --m M --n N --k K the problem size (sizes compiled in statically may be
                     omitted)
+  --batch B         the number of GEMMs of a batched kernel (may be omitted
+                    when compiled in statically)
+  --lda N --ldb N --ldc N
+                    leading dimension (row stride, in elements) of the stored
+                    A, B, C; only for arguments the manifest marks strided
+                    (default: packed rows)
+  --offset-a N --offset-b N --offset-c N
+                    where the matrix starts in its allocation, in elements
+                    (strided arguments only; default 0)
   --reps N          timed repetitions, median reported (default 50; 0: none)
   --warmup N        untimed launches before timing (default 5)
   --check           compare C with the reference (exact for integers)
@@ -62,7 +71,8 @@ exit status: 0 ok, 1 bad input or device error, 2 usage, 3 wrong result,
 
 struct Options {
   std::string kernelFile, manifest, kernelName;
-  std::optional<int64_t> m, n, k;
+  std::optional<int64_t> m, n, k, batch;
+  StorageRequests storage;
   int reps = 50, warmup = 5, device = 0;
   uint64_t seed = 1;
   bool check = false, csv = false, csvHeader = false, json = false;
@@ -114,6 +124,20 @@ Options parseOptions(int argc, char **argv) {
       o.n = parseInteger(arg, next(), 1);
     else if (arg == "--k")
       o.k = parseInteger(arg, next(), 1);
+    else if (arg == "--batch")
+      o.batch = parseInteger(arg, next(), 1);
+    else if (arg == "--lda")
+      o.storage[0].ld = parseInteger(arg, next(), 1);
+    else if (arg == "--ldb")
+      o.storage[1].ld = parseInteger(arg, next(), 1);
+    else if (arg == "--ldc")
+      o.storage[2].ld = parseInteger(arg, next(), 1);
+    else if (arg == "--offset-a")
+      o.storage[0].offset = parseInteger(arg, next(), 0);
+    else if (arg == "--offset-b")
+      o.storage[1].offset = parseInteger(arg, next(), 0);
+    else if (arg == "--offset-c")
+      o.storage[2].offset = parseInteger(arg, next(), 0);
     else if (arg == "--reps")
       o.reps = static_cast<int>(parseInteger(arg, next(), 0));
     else if (arg == "--warmup")
@@ -183,9 +207,10 @@ int run(const Options &o) {
   Manifest manifest = readManifestFile(o.manifest);
   const KernelManifest &kernel =
       selectKernel(manifest, o.kernelName, o.manifest);
-  GemmShape shape = resolveShape(kernel, o.m, o.n, o.k);
+  GemmShape shape = resolveShape(kernel, o.m, o.n, o.k, o.batch);
   checkRequirements(kernel, shape);
   computeLaunch(kernel, shape);
+  resolveStorage(kernel, shape, o.storage);
   std::optional<KernelBinary> binary;
   if (!o.cublasOnly) {
     binary = readKernelBinary(o.kernelFile);
@@ -204,6 +229,7 @@ int run(const Options &o) {
   options.flushL2 = !o.noFlush;
   options.timeAnchor = !o.noAnchor;
   options.seed = o.seed;
+  options.storage = o.storage;
   RunReport report = runner.run(shape, options);
 
   if (o.json) {

@@ -43,10 +43,19 @@ struct CompareResult {
   double maxError = 0;
   /// Elements outside the per-element bound (or different, for integers).
   int64_t mismatches = 0;
-  /// Row-major index of the first such element, or -1.
+  /// Row-major index of the first such element, or -1 (in a batch, the
+  /// index over all matrices: b*rows*cols + i*cols + j).
   int64_t firstMismatch = -1;
   double firstGot = 0, firstExpected = 0;
   int64_t rows = 0, cols = 0;
+  /// The number of matrices of a batched GEMM (each compared on its own;
+  /// the errors above are the largest); 0 when not batched.
+  int64_t batches = 0;
+  /// Elements of C's allocation outside the matrix (its padding between
+  /// rows, and the offset before it) that the kernel changed, and where the
+  /// first is. Any fails the check.
+  int64_t paddingChanged = 0;
+  std::string paddingWhere;
   Tolerance tolerance;
 
   /// Why the check failed (empty when it passed), e.g. "C[3][17] = nan,
@@ -58,6 +67,14 @@ struct CompareResult {
 CompareResult compareMatrices(ElementType type, const uint8_t *got,
                               const uint8_t *expected, int64_t rows,
                               int64_t cols, const Tolerance &tolerance);
+
+/// Compares `batches` consecutive rows x cols matrices, each on its own
+/// (so that one wrong matrix is not diluted by the others). `batched`: name
+/// elements C[b][i][j] in messages.
+CompareResult compareBatch(ElementType type, const uint8_t *got,
+                           const uint8_t *expected, int64_t batches,
+                           bool batched, int64_t rows, int64_t cols,
+                           const Tolerance &tolerance);
 
 } // namespace tgemm::runtime
 

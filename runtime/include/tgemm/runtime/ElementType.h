@@ -48,8 +48,9 @@ enum class Layout : int { Row, Col };
 const char *layoutName(Layout layout);
 std::optional<Layout> parseLayout(std::string_view name);
 
-/// A problem dimension: the letters of `grid` and `requires`.
-enum class Dim : int { M, N, K };
+/// A problem dimension: the names of `grid` and `requires` ("batch" only in
+/// a batched kernel's manifest).
+enum class Dim : int { M, N, K, Batch };
 const char *dimName(Dim dim);
 std::optional<Dim> parseDim(std::string_view name);
 

@@ -4,6 +4,11 @@
 // launch the kernel once and compare its C with the reference's, then time
 // the kernel and the library anchor the same way, on the same stream.
 //
+// The kernel reads and writes its operands as resolveStorage lays them out
+// (padded rows, an offset, a batch); the reference and the anchor read
+// packed copies of the same matrices. Padding is filled with random bytes,
+// and with --check C's padding must come back unchanged.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TGEMM_RUNTIME_GEMMRUNNER_H
@@ -51,12 +56,17 @@ struct RunOptions {
   bool timeAnchor = true;
   bool flushL2 = true;
   uint64_t seed = 1;
+  /// Leading dimensions and offsets of A, B and C (--lda, --offset-a, ...).
+  StorageRequests storage;
 };
 
 struct RunReport {
   std::string kernel, lowering, chip, device;
   GemmSpec gemm;
   GemmShape shape;
+  /// How the kernel's A, B and C lay in memory (leading dimensions,
+  /// offsets).
+  OperandStorages storage;
 
   bool kernelTimed = false;
   TimingStats kernelTime;
@@ -71,7 +81,8 @@ struct RunReport {
 
   /// "TFLOP/s", or "TOP/s" for integer GEMMs.
   const char *rateUnit() const;
-  /// 2*M*N*K / median time, in units of 1e12 per second (0 if not timed).
+  /// 2*batch*M*N*K / median time, in units of 1e12 per second (0 if not
+  /// timed).
   double kernelRate() const;
   double anchorRate() const;
   /// Kernel rate / anchor rate (0 if either is missing).
@@ -85,6 +96,8 @@ public:
              CompiledKernel *kernel);
   ~GemmRunner();
 
+  /// Throws Error(Usage or Unsupported) for storage requests the kernel
+  /// cannot take (resolveStorage), before anything is allocated.
   RunReport run(const GemmShape &shape, const RunOptions &options);
 
 private:

@@ -3,7 +3,12 @@
 // A compiled kernel takes each rank-R memref as 3 + 2R parameters: allocated
 // pointer, aligned pointer, offset, sizes[R], strides[R] (64-bit each; sizes
 // and strides in elements of the stored matrix). KernelArgs lays them out in
-// manifest order and hands cuLaunchKernel the array of pointers to them.
+// manifest order and hands cuLaunchKernel the array of pointers to them:
+//
+//   rank 2:  base, base, offset, rows, cols, ld, 1
+//   rank 3:  base, base, offset, batch, rows, cols, batchStride, ld, 1
+//
+// where base is the start of the allocation (see MatrixStorage).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +30,12 @@ struct OperandAddresses {
 
 class KernelArgs {
 public:
+  /// Every operand packed (offset 0, ld = cols).
   KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
+             const OperandAddresses &addresses);
+  /// Each operand as `storages` (from resolveStorage) lays it out;
+  /// `addresses` are the starts of the allocations.
+  KernelArgs(const KernelManifest &kernel, const OperandStorages &storages,
              const OperandAddresses &addresses);
 
   /// The parameter values, in order (pointers and i64 alike as 64 bits).

@@ -46,7 +46,12 @@ struct KernelArg {
   std::string name;
   Operand operand = Operand::A; // which matrix `name` refers to
   ElementType type = ElementType::F16;
+  /// 2: one matrix [rows, cols]; 3: a batch of them [batch, rows, cols].
   int rank = 2;
+  /// Compiled from a strided view: takes any leading dimension (row stride,
+  /// and batch stride when batched) and offset in its descriptor. Otherwise
+  /// the rows must be packed (stride[rank-2] = cols) and the offset 0.
+  bool strided = false;
 };
 
 struct TileConfig {
@@ -65,6 +70,11 @@ struct KernelManifest {
   bool archSpecific = false; // the "a" suffix: runs on exactly that chip
   /// M, N, K when the source memref was static; nullopt when dynamic.
   std::array<std::optional<int64_t>, 3> problem;
+  /// Whether the kernel computes a batch of GEMMs (`problem.batch` present):
+  /// then every argument is rank 3. `batch` is the static batch size, or
+  /// nullopt when it is dynamic (or the kernel is not batched).
+  bool batched = false;
+  std::optional<int64_t> batch;
   GemmSpec gemm;
   TileConfig config;
   std::array<GridExtent, 3> grid;

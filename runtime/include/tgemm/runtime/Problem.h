@@ -1,7 +1,8 @@
 //===- Problem.h - Problem sizes, requirements and launch dimensions ------===//
 //
-// Everything about a launch that follows from the manifest and M, N, K alone,
-// so it is decided (and every mistake reported) before a device is touched.
+// Everything about a launch that follows from the manifest, M, N, K, the
+// batch size and the operands' leading dimensions and offsets alone, so it is
+// decided (and every mistake reported) before a device is touched.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,29 +18,46 @@
 
 namespace tgemm::runtime {
 
-/// The most elements a matrix of a resolved shape has (2^48).
+/// The most elements a matrix (with its whole batch, padding and offset) of
+/// a resolved shape has (2^48).
 constexpr int64_t kMaxMatrixElements = int64_t(1) << 48;
 
 struct GemmShape {
   int64_t m = 0, n = 0, k = 0;
+  /// The number of GEMMs of a batched kernel; 1 when not batched.
+  int64_t batch = 1;
+  bool batched = false;
 
   int64_t get(Dim dim) const {
-    return dim == Dim::M ? m : dim == Dim::N ? n : k;
+    switch (dim) {
+    case Dim::M:
+      return m;
+    case Dim::N:
+      return n;
+    case Dim::K:
+      return k;
+    case Dim::Batch:
+      return batch;
+    }
+    return 0;
   }
-  /// "M=4096 N=4096 K=4096".
+  /// "M=4096 N=4096 K=4096", with " batch=8" when batched.
   std::string str() const;
-  /// 2*M*N*K: the operations of one GEMM.
-  double operations() const { return 2.0 * m * n * k; }
+  /// 2*batch*M*N*K: the operations of the whole launch.
+  double operations() const { return 2.0 * batch * m * n * k; }
 };
 
 /// Reconciles sizes from the command line (nullopt: not given) with the
 /// sizes the kernel was compiled for: a static size is used when none is
-/// given and must match when one is. Throws Error(Usage) for a missing
-/// dynamic size, Error(Unsupported) for a static size mismatch or a matrix
-/// of more than kMaxMatrixElements elements.
+/// given and must match when one is; likewise the batch size of a batched
+/// kernel. Throws Error(Usage) for a missing dynamic size or batch,
+/// Error(Unsupported) for a static size mismatch, a batch given to a kernel
+/// that is not batched, or a matrix (with its batch) of more than
+/// kMaxMatrixElements elements.
 GemmShape resolveShape(const KernelManifest &kernel,
                        std::optional<int64_t> m, std::optional<int64_t> n,
-                       std::optional<int64_t> k);
+                       std::optional<int64_t> k,
+                       std::optional<int64_t> batch = std::nullopt);
 
 /// Throws Error(Unsupported) naming the first requirement `shape` breaks.
 void checkRequirements(const KernelManifest &kernel, const GemmShape &shape);
@@ -65,6 +83,53 @@ struct MatrixShape {
 /// B col NxK; C is MxN.
 MatrixShape storedShape(Operand operand, Layout layout,
                         const GemmShape &shape);
+
+/// How an operand lies in its allocation, in elements: element (b, r, c)
+/// of the stored matrix (batch b, row r, column c) is element
+/// offset + b*batchStride + r*ld + c of the allocation. Rows are padded to
+/// `ld`; batchStride is rows*ld. Packed storage has ld = cols and offset 0.
+struct MatrixStorage {
+  int64_t batch = 1;
+  int64_t rows = 0, cols = 0;
+  int64_t ld = 0;
+  int64_t batchStride = 0;
+  int64_t offset = 0;
+
+  bool isPacked() const { return ld == cols && offset == 0; }
+  /// Elements of the allocation: offset + batch*batchStride.
+  int64_t allocationElements() const { return offset + batch * batchStride; }
+  /// Elements of the matrices themselves: batch*rows*cols.
+  int64_t packedElements() const { return batch * rows * cols; }
+  int64_t index(int64_t b, int64_t r, int64_t c) const {
+    return offset + b * batchStride + r * ld + c;
+  }
+};
+
+/// The leading dimension and offset asked for one operand (--lda, --offset-a
+/// and so on), in elements; nullopt: not asked (packed rows, offset 0).
+struct StorageRequest {
+  std::optional<int64_t> ld;
+  std::optional<int64_t> offset;
+};
+
+/// For A, B and C, in that order (indexed by Operand).
+using StorageRequests = std::array<StorageRequest, 3>;
+using OperandStorages = std::array<MatrixStorage, 3>;
+
+/// The storage of A, B and C for `shape` and the requests. A leading
+/// dimension or offset may be asked only for an argument the manifest marks
+/// strided (else Error(Unsupported)); a leading dimension must be at least
+/// the stored matrix's row length, and for s4 (two per byte) leading
+/// dimension and offset must be even (else Error(Usage)); an allocation of
+/// more than kMaxMatrixElements elements is Error(Unsupported).
+OperandStorages resolveStorage(const KernelManifest &kernel,
+                               const GemmShape &shape,
+                               const StorageRequests &requests);
+
+/// Packed storage for every operand (what resolveStorage gives with no
+/// requests).
+OperandStorages packedStorage(const KernelManifest &kernel,
+                              const GemmShape &shape);
 
 } // namespace tgemm::runtime
 

@@ -45,7 +45,9 @@ private:
 };
 
 /// A library GEMM bound to its buffers: `a` and `b` hold the problem's A and
-/// B in the call's layouts, `out` is MxN of the call's output type.
+/// B in the call's layouts, `out` is MxN of the call's output type; for a
+/// batch (shape.batch > 1), that many packed matrices one after another,
+/// computed by one strided-batched call.
 class LibraryGemm {
 public:
   LibraryGemm(BlasLibraries &libraries, const LibraryCall &call,
@@ -58,6 +60,9 @@ public:
   void run(CUstream stream);
   /// cuBLAS's operation pair, e.g. "TN".
   std::string layoutName() const { return gemm.opName(); }
+  /// Whether a batch runs as a loop of single calls (cuBLASLt without a
+  /// batched algorithm for it) rather than one strided-batched call.
+  bool loopsOverBatch() const { return loopBatches; }
 
 private:
   BlasLibraries &libraries;
@@ -74,30 +79,42 @@ private:
   cublasLtMatrixLayout_t layoutA = nullptr, layoutB = nullptr,
                          layoutC = nullptr;
   cublasLtMatmulAlgo_t algorithm;
+  bool loopBatches = false;
 
   void prepareLt();
+  /// Creates the cuBLASLt layouts (batched ones if `batched`) and asks for
+  /// an algorithm; false if there is none.
+  bool findLtAlgorithm(bool batched, const std::string &what,
+                       cublasStatus_t &status);
+  void destroyLtLayouts();
 };
 
 class Reference {
 public:
-  /// `a` and `b` hold the problem's operands as the manifest lays them out.
+  /// `a` and `b` hold the problem's operands as the manifest lays them out,
+  /// packed (for a batch, shape.batch matrices one after another).
   Reference(const Device &device, BlasLibraries &libraries,
             const GemmSpec &spec, const GemmShape &shape, CUdeviceptr a,
             CUdeviceptr b, const Stream &stream);
   ~Reference();
 
-  /// The reference C for the initial C in `initialC`; the result stays in
-  /// the returned buffer until the next call.
+  /// The reference C (packed, the whole batch) for the initial C in
+  /// `initialC`; the result stays in the returned buffer until the next
+  /// call.
   const DeviceBuffer &compute(const DeviceBuffer &initialC,
                               const Stream &stream);
 
-  /// The library call that is timed next to the kernel.
+  /// The library call that is timed next to the kernel (for a batch, the
+  /// whole batch).
   void runAnchor(CUstream stream);
 
   const ReferencePlan &plan() const { return referencePlan; }
   std::string checkName() const { return referencePlan.describeCheck(); }
   std::string anchorName() const { return referencePlan.anchor.describe(); }
   std::string anchorLayout() const;
+  /// Why the anchor is timed otherwise than one library call (empty when
+  /// it is not): a batch cuBLASLt runs as a loop of calls.
+  std::string anchorBatchNote() const;
 
 private:
   GemmSpec spec;

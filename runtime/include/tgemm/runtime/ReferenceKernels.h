@@ -21,7 +21,9 @@ namespace tgemm::runtime {
 
 /// C = alpha * A * B + beta * C on the device, accumulating in f32 (float
 /// types, TF32 operands rounded to TF32) or s32, and rounding to C's type
-/// like the kernels do. C is read only when beta != 0.
+/// like the kernels do. C is read only when beta != 0. For a batch
+/// (shape.batch > 1) A, B and C hold that many packed matrices one after
+/// another.
 void launchReferenceGemm(const GemmSpec &spec, const GemmShape &shape,
                          CUdeviceptr a, CUdeviceptr b, CUdeviceptr c,
                          CUstream stream);
@@ -33,11 +35,12 @@ void launchEpilogue(CUdeviceptr d, ElementType dType, CUdeviceptr c,
                     ElementType cType, int64_t count, double alpha,
                     double beta, CUstream stream);
 
-/// Copies a rows x cols row-major matrix of a 1-byte type, or of s4 widened
-/// to one signed byte per element, into `dst`, transposed (cols x rows) if
-/// `transpose`.
+/// Copies `batch` packed rows x cols row-major matrices of a 1-byte type, or
+/// of s4 widened to one signed byte per element, into `dst`, each
+/// transposed (cols x rows) if `transpose`.
 void launchRelayout(CUdeviceptr src, ElementType srcType, MatrixShape stored,
-                    bool transpose, CUdeviceptr dst, CUstream stream);
+                    int64_t batch, bool transpose, CUdeviceptr dst,
+                    CUstream stream);
 
 } // namespace tgemm::runtime
 

@@ -24,6 +24,12 @@
 // cuBLAS is column-major: the row-major C = A*B is computed as
 // C^T = B^T * A^T, i.e. cuBLAS's first operand is tgemm's B.
 //
+// The libraries always read packed operands (copies of the kernel's, when
+// the kernel's have padded rows or an offset). A batch of GEMMs is one
+// strided-batched call: cublasGemmStridedBatchedEx, or cuBLASLt with
+// batched matrix layouts (a loop of single calls where cuBLASLt has no
+// batched algorithm).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TGEMM_RUNTIME_REFERENCEPLAN_H
@@ -38,10 +44,14 @@ namespace tgemm::runtime {
 
 /// A row-major GEMM as cuBLAS sees it: C' (m x n, column-major, ldc) =
 /// op(A') * op(B'), where A' is the problem's B buffer and B' its A buffer.
+/// A batch is `batch` such GEMMs, matrix i of A' at A' + i*strideA
+/// elements (likewise B', C'): the packed matrices one after another.
 struct ColumnMajorGemm {
   bool transA = false, transB = false;
   int64_t m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0, ldc = 0;
+  int64_t batch = 1;
+  int64_t strideA = 0, strideB = 0, strideC = 0;
 
   /// cuBLAS's name of the operation pair, e.g. "TN".
   std::string opName() const;

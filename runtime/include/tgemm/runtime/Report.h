@@ -2,11 +2,11 @@
 //
 // One run, as a table (a header line and one row), one CSV line (the header
 // is printed separately, so runs can be appended to one file), or one JSON
-// object. Times are medians in milliseconds; rates are 2*M*N*K per second in
-// units of 1e12 (TFLOP/s, or TOP/s for integer GEMMs); ratio is kernel rate
-// over anchor rate; rel_error is the relative Frobenius error and max_error
-// the largest element error over rms(reference) (exact difference for
-// integers).
+// object. Times are medians in milliseconds; rates are 2*batch*M*N*K per
+// second in units of 1e12 (TFLOP/s, or TOP/s for integer GEMMs); ratio is
+// kernel rate over anchor rate; rel_error is the relative Frobenius error
+// and max_error the largest element error over rms(reference) (exact
+// difference for integers), the largest over the matrices of a batch.
 //
 //===----------------------------------------------------------------------===//
 

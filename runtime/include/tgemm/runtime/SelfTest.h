@@ -3,8 +3,9 @@
 // `tgemm-run --self-test`: for every precision tgemm compiles, every layout
 // pair and two epilogues, computes small GEMMs with tgemm's reference kernel
 // and with the library reference, and compares both with the CPU GEMM (exact
-// for integers); runs each anchor once; and checks that the comparison
-// rejects a result with one wrong 16x16 tile.
+// for integers); does the same for batches of 3 (the strided-batched library
+// calls); runs each anchor once; and checks that the comparison rejects a
+// result with one wrong 16x16 tile.
 //
 //===----------------------------------------------------------------------===//
 

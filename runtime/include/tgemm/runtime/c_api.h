@@ -23,7 +23,9 @@ extern "C" {
 #define TGEMM_RT_API
 #endif
 
-/* Bumped when a signature or tgemm_rt_result changes. */
+/* Bumped when a signature or tgemm_rt_result changes (not when functions
+ * are added: tgemm_rt_run_with and tgemm_rt_validate came later; look them
+ * up before use). */
 #define TGEMM_RT_ABI_VERSION 1
 
 /* Statuses: the exit codes of tgemm-run. */
@@ -39,14 +41,16 @@ typedef struct tgemm_rt_kernel tgemm_rt_kernel;
 
 typedef struct tgemm_rt_result {
   double kernel_ms;      /* median over the repetitions; 0 if not timed */
-  double kernel_rate;    /* 2*M*N*K / time in 1e12/s (TFLOP/s or TOP/s) */
+  double kernel_rate;    /* 2*batch*M*N*K / time in 1e12/s (TFLOP/s or
+                            TOP/s) */
   double anchor_ms;      /* the reference library's GEMM, timed alike */
   double anchor_rate;
   double ratio;          /* kernel_rate / anchor_rate */
   double rel_error;      /* relative Frobenius error, if checked */
   double max_error;      /* max |C-R|/rms(R); max |C-R| for integers */
   int64_t mismatches;    /* elements outside the tolerance */
-  int64_t first_mismatch; /* row-major index of the first, or -1 */
+  int64_t first_mismatch; /* row-major index of the first, or -1 (over the
+                             whole batch: b*M*N + i*N + j) */
   int32_t checked;       /* 1 if C was compared with the reference */
   int32_t passed;        /* 1 if checked and within tolerance */
   int32_t integer;       /* 1 if the rates are TOP/s */
@@ -54,9 +58,30 @@ typedef struct tgemm_rt_result {
   char anchor[128];      /* e.g. "cublas f16*f16->f32 compute 32F TN" */
 } tgemm_rt_result;
 
+/* What to run, for tgemm_rt_run_with and tgemm_rt_validate. Zero means
+ * "not given" in every field, so a zeroed struct (or tgemm_rt_options_init)
+ * asks for the defaults. */
+typedef struct tgemm_rt_options {
+  int64_t m, n, k;  /* the problem size; 0 for a size the kernel has
+                       statically */
+  int64_t batch;    /* GEMMs of a batched kernel; 0: its static batch */
+  int64_t lda, ldb, ldc; /* leading dimensions (row strides, elements) of
+                            the stored A, B, C; 0: packed rows. Only for
+                            arguments the manifest marks strided. */
+  int64_t offset_a, offset_b, offset_c; /* elements from the start of the
+                                           allocation; 0: none. Strided
+                                           arguments only. */
+  int32_t reps;     /* timed repetitions of the kernel and the anchor */
+  int32_t check;    /* 1: one checked launch first */
+} tgemm_rt_options;
+
 TGEMM_RT_API int tgemm_rt_abi_version(void);
 /* sizeof(tgemm_rt_result), so a binding can check its layout. */
 TGEMM_RT_API size_t tgemm_rt_result_size(void);
+/* sizeof(tgemm_rt_options), likewise. */
+TGEMM_RT_API size_t tgemm_rt_options_size(void);
+/* Zeroes `options` (all defaults, no timed repetitions, no check). */
+TGEMM_RT_API void tgemm_rt_options_init(tgemm_rt_options *options);
 
 /* Loads `kernel_path` (PTX, cubin or fatbin; NULL to time only the
  * reference library) for the manifest entry `kernel_name` (NULL if the
@@ -73,6 +98,20 @@ TGEMM_RT_API tgemm_rt_kernel *tgemm_rt_load(const char *kernel_path,
 TGEMM_RT_API int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n,
                               int64_t k, int reps, int check,
                               tgemm_rt_result *result);
+
+/* tgemm_rt_run with every knob: sizes, batch, leading dimensions and
+ * offsets (see tgemm_rt_options and docs/runtime.md). */
+TGEMM_RT_API int tgemm_rt_run_with(tgemm_rt_kernel *kernel,
+                                   const tgemm_rt_options *options,
+                                   tgemm_rt_result *result);
+
+/* Checks `options` against the manifest entry `kernel_name` (NULL: the
+ * only one) of `manifest_path` as tgemm_rt_run_with would, without a
+ * device: sizes, batch, requirements, grid, leading dimensions and
+ * offsets. Returns a status (TGEMM_RT_OK if a run could start). */
+TGEMM_RT_API int tgemm_rt_validate(const char *manifest_path,
+                                   const char *kernel_name,
+                                   const tgemm_rt_options *options);
 
 /* Why the last failing call on this thread failed ("" if none did). */
 TGEMM_RT_API const char *tgemm_rt_last_error(void);
