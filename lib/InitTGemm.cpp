@@ -4,6 +4,18 @@
 
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
 
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
 void mlir::tgemm::registerTGemmDialects(DialectRegistry &registry) {
   registry.insert<TGemmDialect>();
+}
+
+void mlir::tgemm::registerAllTGemmDialects(DialectRegistry &registry) {
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates through LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
+  registerTGemmDialects(registry);
 }
