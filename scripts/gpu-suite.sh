@@ -12,6 +12,11 @@
 #   scripts/gpu-suite.sh sanitize [DIR]  on the GPU host: compute-sanitizer
 #                                        memcheck and racecheck on one kernel
 #                                        per precision and lowering
+#   scripts/gpu-suite.sh build [DIR]     on the GPU host: only build tgemm-run
+#                                        (build-gpu/bin; logs under DIR)
+#   scripts/gpu-suite.sh kernels         print the kernel list below
+#
+# scripts/study.py and scripts/tune.py use `build` and `kernels`.
 #
 # Kernels are compiled for dynamic sizes, so one kernel serves every shape.
 # `run` exits non-zero if any kernel is wrong or any tool fails.
@@ -149,5 +154,7 @@ case "$mode" in
   prepare) prepare ;;
   run) run ;;
   sanitize) sanitize ;;
-  *) echo "usage: $0 prepare|run|sanitize [DIR]" >&2; exit 2 ;;
+  build) mkdir -p "$dir"; build_runtime ;;
+  kernels) kernels ;;
+  *) echo "usage: $0 prepare|run|sanitize|build|kernels [DIR]" >&2; exit 2 ;;
 esac

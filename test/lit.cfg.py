@@ -71,6 +71,17 @@ if glob.glob(os.path.join(python_package, "tgemm", "_tgemm*.so")):
     except (OSError, subprocess.TimeoutExpired):
         pass
 
+# The study's plots (scripts/study.py report) need matplotlib in %python
+# (Debian: python3-matplotlib); the tests that draw them need `matplotlib`.
+try:
+    probe = subprocess.run([config.python_executable, "-c",
+                            "import matplotlib"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, timeout=60)
+    if probe.returncode == 0:
+        config.available_features.add("matplotlib")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+
 # ptxas validates emitted PTX; without it those tests are UNSUPPORTED.
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

@@ -91,6 +91,8 @@ struct SelectConfigPass
       const ::tgemm::TuningDatabase *databases[] = {
           &user, &::tgemm::TuningDatabase::builtin()};
       for (const ::tgemm::TuningDatabase *db : databases) {
+        if (db != &user && !builtin)
+          continue;
         const ::tgemm::TunedConfig *tuned = db->lookup(query);
         if (tuned && tryConfig(op, tuned->config, *chipInfo)) {
           source = llvm::formatv("tuned at {0}x{1}x{2}", tuned->m, tuned->n,

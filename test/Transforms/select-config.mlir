@@ -1,5 +1,5 @@
-// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_90 lowering=ptx database=%S/Inputs/tuning-db.json report=true" --verify-diagnostics | FileCheck %s
-// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_90 lowering=wmma database=%S/Inputs/tuning-db.json" | FileCheck %s --check-prefix=WMMA
+// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_90 lowering=ptx database=%S/Inputs/tuning-db.json builtin=false report=true" --verify-diagnostics | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_90 lowering=wmma database=%S/Inputs/tuning-db.json builtin=false" | FileCheck %s --check-prefix=WMMA
 // RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_80 lowering=ptx database=%S/Inputs/tuning-db.json" | FileCheck %s --check-prefix=SM80
 
 // tgemm-select-config: a matmul without config gets the database entry of

@@ -81,7 +81,8 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     tgemm-opt --tgemm-select-config="chip=sm_90 lowering=ptx" gemm.mlir
     ```
 
-    `database=FILE` adds a database, searched before the built-in ones;
+    `database=FILE` adds a database, searched before the built-in ones
+    (`builtin=false` leaves those out);
     `report` emits a remark per op naming what was chosen and from where.
   }];
   let options = [
@@ -93,6 +94,8 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
            "A tuned config database (JSON) searched before the built-in ones">,
     Option<"report", "report", "bool", /*default=*/"false",
            "Emit a remark per op with the chosen config and its source">,
+    Option<"builtin", "builtin", "bool", /*default=*/"true",
+           "Search the built-in databases (configs/*.json) after `database`">,
   ];
 }
 

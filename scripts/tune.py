@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+"""The autotuner: tile configs per precision, lowering and shape class,
+measured on the GPU, the fastest checked one written to the config database
+that the compiler's `config auto` and scripts/study.py read.
+
+  scripts/tune.py prepare [DIR]   here (LLVM/MLIR, no GPU): enumerate
+                                  candidate configs, prune (a lower bound of
+                                  shared memory and the accumulator's
+                                  registers; then what the compiler rejects
+                                  and what ptxas spills), keep the best by a
+                                  heuristic up to a GPU-time budget, compile
+                                  them under DIR (default build/tune), write
+                                  DIR/plan.txt and DIR/candidates.csv
+  scripts/tune.py run [DIR]       on the GPU host: like `study.py run`, into
+                                  DIR/tune.csv
+  scripts/tune.py pick CSV [--out configs/h200.json]
+                                  the fastest checked config per (chip,
+                                  lowering, types, shape) -> the database
+
+Candidates: block tiles BM, BN in {64, 128, 256} and BK in {16, 32, 64, 128}
+elements of a 16-bit type (the same bytes for other widths: 8 to 64 for
+tf32, 32 to 256 for 8-bit, 64 to 512 for 4-bit types), 4 or 8 warps
+(WM x WN), 2 to 5 stages, at raster 1 and (ptx) the xor layout; raster 8
+and the pad layout as variants of the best two (--extras). The suite's
+default config is always a candidate. Shape classes: square-large
+(4096^3), llm (4096x11008x4096) and skinny (128x4096x4096).
+
+The whole plan is sized to fit --budget-s of GPU-host time (18 minutes of
+the 20 a re-tune may take) by the estimate of gemmbench/plan.py; `run`
+takes --max-seconds and --resume to split it into shorter calls.
+"""
+import argparse
+import collections
+import math
+import os
+import shutil
+import sys
+
+from gemmbench import configdb, results
+from gemmbench.kernels import (Kernel, compile_many, find_tools,
+                               require_tools)
+from gemmbench.plan import (PlanLine, estimate_seconds,
+                            shape_text, write_plan)
+from gemmbench.precisions import (LOWERINGS, PRECISIONS, REPO,
+                                  TileConfig, by_types, config_tag,
+                                  has_lowering, select, suite_defaults)
+from gemmbench.runner import build_runtime, list_devices, run_plan
+
+CLASSES = collections.OrderedDict([
+    ("square-large", (4096, 4096, 4096)),
+    ("llm", (4096, 11008, 4096)),
+    ("skinny", (128, 4096, 4096)),
+])
+BLOCK_MN = (64, 128, 256)
+BK_BYTES = (32, 64, 128, 256)  # BK 16..128 for 16-bit types
+WARPS = ((1, 4), (2, 2), (4, 1), (1, 8), (2, 4), (4, 2), (8, 1))
+STAGES = (2, 3, 4, 5)
+TAGS = ["precision", "lowering", "shape_class", "block", "warps", "stages",
+        "raster", "swizzle"]
+NO_SWIZZLE = "-"  # the swizzle tag of wmma kernels
+# The whole re-tune must fit 20 minutes of GPU-host time; the plan aims at
+# 18 to leave room for the estimate's error.
+BUDGET_S = 1080
+
+# sm_90 (H200) limits for the heuristic and the shared-memory bound.
+SMS = 132
+SMEM_PER_SM = 233472
+SMEM_PER_BLOCK = 232448
+REGS_PER_SM = 65536
+THREADS_PER_SM = 2048
+BLOCKS_PER_SM = 32
+# The accumulator takes this many of a thread's 255 registers at most;
+# more spills (ptx f16 128x128 with 2x2 warps: 128 accumulator registers,
+# 240 in all).
+MAX_ACC_REGS = 128
+# Registers besides the accumulator (fragments, addresses), a guess for
+# occupancy.
+OTHER_REGS = 96
+# Bytes of operand tiles in flight per SM that cover HBM latency, roughly
+# (bandwidth per SM x latency).
+INFLIGHT_BYTES = 64 * 1024
+
+
+Candidate = collections.namedtuple("Candidate", "config swizzle")
+
+
+def bk_values(precision):
+    return tuple(b * 8 // precision.bits for b in BK_BYTES)
+
+
+def ring_bytes(precision, config, swizzle, lowering):
+    """A lower bound of the shared memory: the stage rings alone (plus the
+    row padding of pad and of wmma)."""
+    bm, bn, bk = config.block
+    row = bk * precision.bits // 8
+    if swizzle == "pad" or lowering == "wmma":
+        row += 16
+    return config.stages * (bm + bn) * row
+
+
+def acc_regs(precision, config):
+    bm, bn, _ = config.block
+    wm, wn = config.warps
+    acc_bytes = 2 if precision.acc == "f16" else 4
+    return (bm // wm) * (bn // wn) * acc_bytes // (4 * 32)
+
+
+def prune(precision, lowering, config, swizzle):
+    """Why a candidate cannot work, found without compiling: None, or
+    'registers' (the accumulator alone needs more than MAX_ACC_REGS per
+    thread) or 'shared memory' (the stage rings alone exceed a block's)."""
+    if acc_regs(precision, config) > MAX_ACC_REGS:
+        return "registers"
+    if ring_bytes(precision, config, swizzle, lowering) > SMEM_PER_BLOCK:
+        return "shared memory"
+    return None
+
+
+def score(precision, lowering, config, swizzle, shape):
+    """How much of the chip a config should use at `shape`: the fraction of
+    resident block slots busy over the waves, times the fraction of the
+    tiles' area inside the matrix, times how well the stages in flight
+    cover memory latency, times operand reuse of the warp and block tiles
+    (saturating at 64x64 warp tiles and 128x128 block tiles). Only orders
+    candidates; the GPU decides."""
+    m, n, _ = shape
+    bm, bn, bk = config.block
+    wm, wn = config.warps
+    threads = 32 * wm * wn
+    regs = min(255, acc_regs(precision, config) + OTHER_REGS)
+    regs = (regs + 7) // 8 * 8
+    smem = ring_bytes(precision, config, swizzle, lowering)
+    per_sm = min(SMEM_PER_SM // (smem + 1024), THREADS_PER_SM // threads,
+                 REGS_PER_SM // (threads * regs), BLOCKS_PER_SM)
+    if per_sm < 1:
+        return 0.0
+    tiles_m, tiles_n = -(-m // bm), -(-n // bn)
+    tiles = tiles_m * tiles_n
+    slots = SMS * per_sm
+    waves = -(-tiles // slots)
+    utilization = float(tiles) / (waves * slots)
+    inside = float(m * n) / (tiles_m * bm * tiles_n * bn)
+    resident = min(per_sm, -(-tiles // SMS))
+    inflight = resident * (config.stages - 1) * (bm + bn) * bk * \
+        precision.bits / 8.0
+    cover = min(1.0, inflight / INFLIGHT_BYTES)
+    warp_m, warp_n = bm // wm, bn // wn
+    warp_reuse = min(1.0, warp_m * warp_n / float(warp_m + warp_n) / 32.0)
+    block_reuse = min(1.0, bm * bn / float(bm + bn) / 64.0)
+    return utilization * inside * cover * math.sqrt(warp_reuse * block_reuse)
+
+
+def enumerate_tiles(precision, lowering, pruned):
+    """Every (block, warps, stages) at raster 1 and the default layout that
+    passes prune(); counts the others in `pruned` by reason."""
+    swizzle = "xor" if lowering == "ptx" else NO_SWIZZLE
+    out = []
+    for bm in BLOCK_MN:
+        for bn in BLOCK_MN:
+            for bk in bk_values(precision):
+                for warps in WARPS:
+                    for stages in STAGES:
+                        config = TileConfig((bm, bn, bk), warps, stages, 1)
+                        why = prune(precision, lowering, config, swizzle)
+                        if why:
+                            pruned[why] += 1
+                            continue
+                        out.append(Candidate(config, swizzle))
+    return out
+
+
+def rank(precision, lowering, tiles, shape, cap, extras, seeds=()):
+    """The candidates for one shape class in the order to try them: the
+    seeds (the suite's default config) first, then by score (ties: less
+    shared memory first), at most two per (block M, N, warps), with
+    different BK, until every such family had its turn; raster 8 (and, for
+    ptx, pad) variants of the two that score best take up to a quarter of
+    `cap`; the rest follow, to replace what the compiler rejects."""
+    def key(c):
+        return (-round(score(precision, lowering, c.config, c.swizzle,
+                             shape), 3),
+                ring_bytes(precision, c.config, c.swizzle, lowering),
+                c.config.block, c.config.warps, c.config.stages)
+    ordered = list(seeds) + sorted((c for c in tiles if c not in seeds),
+                                   key=key)
+    first, rest = [], []
+    per_family, seen_bk = collections.Counter(), set()
+    for c in ordered:
+        family = (c.config.block[:2], c.config.warps)
+        if per_family[family] < 2 and (family, c.config.block[2]) \
+                not in seen_bk:
+            first.append(c)
+            per_family[family] += 1
+            seen_bk.add((family, c.config.block[2]))
+        else:
+            rest.append(c)
+    ordered = first + rest
+    variants = []
+    for c in sorted(first, key=key)[:2]:
+        if "raster" in extras and c.config.raster != 8:
+            variants.append(c._replace(config=c.config._replace(raster=8)))
+        if "pad" in extras and lowering == "ptx" and c.swizzle != "pad":
+            variants.append(c._replace(swizzle="pad"))
+    variants = [v for v in variants if v not in ordered[:cap]][:cap // 4]
+    head = cap - len(variants)
+    tail = [c for c in ordered[head:] if c not in variants]
+    return ordered[:head] + variants + tail
+
+
+def kernel_of(precision, lowering, candidate):
+    options = ()
+    if lowering == "ptx" and candidate.swizzle != "xor":
+        options = (("swizzle", candidate.swizzle),)
+    return Kernel(precision, lowering, candidate.config, options)
+
+
+def heavier(a, b):
+    """Whether candidate `a` should need at least the registers of `b`: a
+    warp tile and a BK at least as large, at least as many stages, raster
+    8 if b has it, and the same layout."""
+    (am, an, ak), (bm, bn, bk) = a.config.block, b.config.block
+    awm, awn = a.config.warps
+    bwm, bwn = b.config.warps
+    return (am // awm >= bm // bwm and an // awn >= bn // bwn and ak >= bk and
+            a.config.stages >= b.config.stages and
+            a.config.raster >= b.config.raster and a.swizzle == b.swizzle)
+
+
+def choose(precision, lowering, ranked, cap, compiled, records, compile_jobs,
+           batch_limit=8):
+    """Walks each class's ranked candidates, round-robin over the classes,
+    compiling up to `batch_limit` at a time, until each class has `cap`
+    that compile without spills or has none left. A candidate heavier()
+    than one that spilled is skipped without compiling. `compiled` (stem ->
+    result) is shared across groups; every compile and skip is appended to
+    `records`. Returns {class: [Candidate]}."""
+    classes = list(ranked)
+    chosen = {c: [] for c in classes}
+    position = {c: 0 for c in classes}
+    spilled = []
+    while True:
+        batch, wanted = collections.OrderedDict(), {c: [] for c in classes}
+        busy = True
+        while busy and len(batch) < batch_limit:
+            busy = False
+            for c in classes:
+                if (len(chosen[c]) + len(wanted[c]) >= cap or
+                        position[c] >= len(ranked[c]) or
+                        len(batch) >= batch_limit):
+                    continue
+                busy = True
+                candidate = ranked[c][position[c]]
+                position[c] += 1
+                kernel = kernel_of(precision, lowering, candidate)
+                stem = kernel.stem()
+                if stem not in compiled and stem not in batch:
+                    like = [s for s in spilled if heavier(candidate, s)]
+                    if like:
+                        compiled[stem] = {
+                            "status": "skipped", "registers": None,
+                            "spill_stores": None, "spill_loads": None,
+                            "smem": None,
+                            "message": "at least as heavy as %s, which "
+                                       "spills" % kernel_of(
+                                           precision, lowering,
+                                           like[0]).stem()}
+                        records.append((precision, lowering, kernel,
+                                        compiled[stem]))
+                if stem in compiled:
+                    if compiled_ok(compiled[stem]):
+                        chosen[c].append(candidate)
+                else:
+                    wanted[c].append(candidate)
+                    batch[stem] = candidate
+        if not batch:
+            return chosen
+        kernels = [kernel_of(precision, lowering, cand)
+                   for cand in batch.values()]
+        for kernel, cand, result in zip(kernels, batch.values(),
+                                        compile_jobs(kernels)):
+            compiled[kernel.stem()] = result
+            records.append((precision, lowering, kernel, result))
+            if result["status"] == "ok" and not compiled_ok(result):
+                spilled.append(cand)
+        for c in classes:
+            for candidate in wanted[c]:
+                stem = kernel_of(precision, lowering, candidate).stem()
+                if compiled_ok(compiled[stem]) and len(chosen[c]) < cap:
+                    chosen[c].append(candidate)
+
+
+def compiled_ok(result):
+    return result["status"] == "ok" and not (result["spill_stores"] or
+                                             result["spill_loads"])
+
+
+def prepare(args):
+    tools = find_tools(args.bin, args.ptxas)
+    require_tools(tools)
+    if not os.path.exists(tools.ptxas):
+        raise SystemExit("%s not found: the spill check needs ptxas "
+                         "(--ptxas)" % tools.ptxas)
+    precisions = select(args.only)
+    lowerings = [l for l in args.lowerings.split(",") if l]
+    classes = [c for c in args.classes.split(",") if c]
+    for c in classes:
+        if c not in CLASSES:
+            raise SystemExit("unknown shape class %s; known: %s" % (
+                c, " ".join(CLASSES)))
+    groups = [(p, l) for p in precisions for l in lowerings
+              if has_lowering(p, l)]
+
+    # The candidates per (group, class) that fit the budget.
+    per_slot = sum(estimate_seconds(p.name, l, *CLASSES[c])
+                   for p, l in groups for c in classes)
+    cap = min(args.max_per, int(args.budget_s // per_slot)) if per_slot \
+        else args.max_per
+    if cap < 1:
+        raise SystemExit("a budget of %.0f s buys no candidate (one per "
+                         "precision, lowering and class takes %.0f s)" % (
+                             args.budget_s, per_slot))
+    print("== %d precision x lowering groups x %d shape classes, up to %d "
+          "candidates each (--max-per %d, --budget-s %.0f: %.1f s per "
+          "candidate slot)" % (len(groups), len(classes), cap, args.max_per,
+                              args.budget_s, per_slot))
+    sys.stdout.flush()
+
+    if os.path.isdir(args.dir) and os.listdir(args.dir):
+        if not os.path.exists(os.path.join(args.dir, "plan.txt")):
+            raise SystemExit("%s exists and has no plan.txt: not removing it"
+                             % args.dir)
+        shutil.rmtree(args.dir)
+    os.makedirs(args.dir, exist_ok=True)
+
+    extras = [e for e in args.extras.split(",") if e]
+    defaults = suite_defaults()
+    compiled = {}  # kernel stem -> compile result
+    lines, records = [], []
+    for p, lowering in groups:
+        pruned = collections.Counter()
+        tiles = enumerate_tiles(p, lowering, pruned)
+        seeds = [Candidate(defaults[p.name], "xor" if lowering == "ptx"
+                           else NO_SWIZZLE)] if p.name in defaults else []
+        ranked = {c: rank(p, lowering, tiles, CLASSES[c], cap, extras, seeds)
+                  for c in classes}
+        chosen = choose(p, lowering, ranked, cap, compiled, records,
+                        lambda jobs: compile_many(
+                            [(k, args.chip, tools,
+                              os.path.join(args.dir, k.stem()))
+                             for k in jobs], args.jobs),
+                        batch_limit=4 * args.jobs)
+        mine = [r for q, l, _, r in records if (q, l) == (p, lowering)]
+        print("%-9s %-4s %5d tile configs, %5d pruned (%s), %3d compiled, %3d "
+              "rejected or spilling, %3d skipped; %s" % (
+                  p.name, lowering, len(tiles) + sum(pruned.values()),
+                  sum(pruned.values()),
+                  ", ".join("%s %d" % kv for kv in sorted(pruned.items())),
+                  sum(1 for r in mine if r["status"] != "skipped"),
+                  sum(1 for r in mine if r["status"] != "skipped" and
+                      not compiled_ok(r)),
+                  sum(1 for r in mine if r["status"] == "skipped"),
+                  ", ".join("%s %d" % (c, len(chosen[c])) for c in classes)))
+        sys.stdout.flush()
+        for c in classes:
+            for candidate in chosen[c]:
+                kernel = kernel_of(p, lowering, candidate)
+                cfg = candidate.config
+                lines.append(PlanLine(
+                    kernel.stem() + ".ptx", kernel.stem() + ".json",
+                    CLASSES[c][0], CLASSES[c][1], CLASSES[c][2],
+                    collections.OrderedDict([
+                        ("precision", p.name), ("lowering", lowering),
+                        ("shape_class", c),
+                        ("block", "x".join(map(str, cfg.block))),
+                        ("warps", "x".join(map(str, cfg.warps))),
+                        ("stages", cfg.stages), ("raster", cfg.raster),
+                        ("swizzle", candidate.swizzle)])))
+
+    with open(os.path.join(args.dir, "candidates.csv"), "w") as f:
+        f.write("precision,lowering,config,swizzle,status,registers,"
+                "spill_stores,spill_loads,dynamic_shared_memory,message\n")
+        for p, lowering, kernel, r in records:
+            status = r["status"]
+            if status == "ok" and not compiled_ok(r):
+                status = "spills"
+            f.write(",".join([
+                p.name, lowering, config_tag(kernel.config),
+                dict(kernel.options).get("swizzle", "xor")
+                if lowering == "ptx" else NO_SWIZZLE, status,
+                "" if r["registers"] is None else str(r["registers"]),
+                "" if r["spill_stores"] is None else str(r["spill_stores"]),
+                "" if r["spill_loads"] is None else str(r["spill_loads"]),
+                "" if r["smem"] is None else str(r["smem"]),
+                '"%s"' % r["message"].replace('"', "'")]) + "\n")
+    # Only the planned kernels stay (not those that spill).
+    planned = {l.ptx for l in lines} | {l.manifest for l in lines}
+    for name in os.listdir(args.dir):
+        if name.endswith((".ptx", ".json")) and name not in planned:
+            os.remove(os.path.join(args.dir, name))
+    estimate = sum(estimate_seconds(l.tags["precision"], l.tags["lowering"],
+                                    l.m, l.n, l.k) for l in lines)
+    kernels = len({l.ptx for l in lines})
+    write_plan(os.path.join(args.dir, "plan.txt"), TAGS, lines, [
+        "tgemm tuning plan (scripts/tune.py prepare): %d runs of %d kernels "
+        "compiled for %s" % (len(lines), kernels, args.chip),
+        "estimated GPU-host time: %.0f s (tgemm-run --reps 20 --warmup 5 "
+        "per line)" % estimate])
+    print("== %s/plan.txt: %d runs of %d kernels (%s/candidates.csv: %d "
+          "compiled)" % (args.dir, len(lines), kernels, args.dir,
+                         len(records)))
+    print("== estimated GPU-host time: %.0f s (%.1f min; budget %.0f s), "
+          "plus building tgemm-run" % (estimate, estimate / 60,
+                                       args.budget_s))
+    return 0
+
+
+def run(args):
+    plan = os.path.join(args.dir, "plan.txt")
+    if not os.path.exists(plan):
+        raise SystemExit("%s not found: run `scripts/tune.py prepare` on the "
+                         "build host and copy the folder" % plan)
+    tgemm_run = args.tgemm_run or build_runtime(args.dir)
+    list_devices(tgemm_run)
+    csv_path = os.path.join(args.dir, "tune.csv")
+    status = run_plan(plan, csv_path, tgemm_run, reps=args.reps,
+                      warmup=args.warmup, resume=args.resume,
+                      max_seconds=args.max_seconds)
+    db = pick_database(results.load(csv_path), None)
+    print()
+    print("\n".join(summary(db)))
+    return status
+
+
+# ------------------------------------------------------------------- pick
+
+
+def row_config(row):
+    for tag in ("block", "warps", "stages", "raster", "swizzle"):
+        if not row.get(tag):
+            raise SystemExit("row of kernel %s has no %s column: pick reads "
+                             "the CSV of `tune.py run`" % (row["kernel"], tag))
+    return (tuple(int(x) for x in row["block"].split("x")),
+            tuple(int(x) for x in row["warps"].split("x")),
+            int(row["stages"]), int(row["raster"]), row["swizzle"])
+
+
+def tie_key(config):
+    """Among equal rates: the smaller tile, fewer warps and stages, raster
+    1, and the default layout (xor) first."""
+    block, warps, stages, raster, swizzle = config
+    return (block, warps, stages, raster, swizzle not in ("xor", NO_SWIZZLE),
+            swizzle)
+
+
+def entry_key(e):
+    """Database order: precision as in PRECISIONS, wmma before ptx, shape."""
+    p = by_types(e["a"], e["b"], e["acc"], e["c"])
+    order = [q.name for q in PRECISIONS]
+    return (order.index(p.name) if p else len(order),
+            e["a"], e["b"], e["acc"], e["c"],
+            LOWERINGS.index(e["lowering"]) if e["lowering"] in LOWERINGS
+            else len(LOWERINGS), e["lowering"], e["m"], e["n"], e["k"])
+
+
+def pick_database(rows, chip):
+    """The database of the fastest checked config per (chip, lowering,
+    types, shape); ties go by tie_key."""
+    if chip:
+        rows = [r for r in rows if r["chip"] == chip]
+    chips = sorted({r["chip"] for r in rows})
+    if len(chips) > 1:
+        raise SystemExit("the CSV has runs for %s: choose one with --chip" %
+                         ", ".join(chips))
+    groups = collections.defaultdict(list)
+    for r in rows:
+        groups[(r["lowering"], r["a"], r["b"], r["acc"], r["c"], r["m"],
+                r["n"], r["k"])].append(r)
+    entries = []
+    for key, members in groups.items():
+        checked = [r for r in members if results.passed(r)]
+        if not checked:
+            print("warning: no checked run for %s %s at %s" % (
+                key[0], "/".join(key[1:5]), shape_text(*key[5:])),
+                file=sys.stderr)
+            continue
+        best = sorted(checked, key=lambda r: (-r["kernel_rate"],
+                                              tie_key(row_config(r))))[0]
+        block, warps, stages, raster, swizzle = row_config(best)
+        library = results.median(r["anchor_rate"] for r in members)
+        entries.append(collections.OrderedDict([
+            ("lowering", key[0]), ("a", key[1]), ("b", key[2]),
+            ("acc", key[3]), ("c", key[4]),
+            ("m", key[5]), ("n", key[6]), ("k", key[7]),
+            ("config", collections.OrderedDict([
+                ("block", list(block)), ("warps", list(warps)),
+                ("stages", stages), ("raster", raster)])),
+            ("options", {"swizzle": swizzle} if key[0] == "ptx" else {}),
+            ("tflops", round(best["kernel_rate"], 1)),
+            ("library_tflops", None if library is None
+             else round(library, 1))]))
+
+    entries.sort(key=entry_key)
+    names = collections.Counter(results.device_name(r["device"])
+                                for r in rows if r.get("device"))
+    device = sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] \
+        if names else ""
+    return collections.OrderedDict([
+        ("version", configdb.VERSION), ("chip", chips[0] if chips else chip),
+        ("device", device), ("entries", entries)])
+
+
+def summary(db):
+    out = ["%s (%s): the fastest checked config per precision, lowering "
+           "and shape (TFLOP/s; TOP/s for integers)" % (db["device"],
+                                                        db["chip"]), "",
+           "%-9s %-5s %-16s %-28s %-7s %8s %8s" % (
+               "precision", "lower", "m x n x k", "config", "swizzle",
+               "rate", "library")]
+    for e in db["entries"]:
+        p = by_types(e["a"], e["b"], e["acc"], e["c"])
+        c = e["config"]
+        tag = config_tag(TileConfig(tuple(c["block"]), tuple(c["warps"]),
+                                    c["stages"], c["raster"]))
+        out.append("%-9s %-5s %-16s %-28s %-7s %8.1f %8s" % (
+            p.name if p else "/".join((e["a"], e["acc"], e["c"])),
+            e["lowering"], shape_text(e["m"], e["n"], e["k"]), tag,
+            e["options"].get("swizzle", NO_SWIZZLE), e["tflops"],
+            "-" if e["library_tflops"] is None
+            else "%.1f" % e["library_tflops"]))
+    return out
+
+
+def pick(args):
+    db = pick_database(results.load(args.csv), args.chip)
+    if args.merge and os.path.exists(args.out):
+        old = configdb.load(args.out)
+        if old["chip"] == db["chip"]:
+            def key(e):
+                return tuple(e[k] for k in ("lowering", "a", "b", "acc", "c",
+                                            "m", "n", "k"))
+            new = {key(e) for e in db["entries"]}
+            kept = [e for e in old["entries"] if key(e) not in new]
+            db["entries"] = sorted(db["entries"] + kept, key=entry_key)
+    directory = os.path.dirname(os.path.abspath(args.out))
+    os.makedirs(directory, exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write(configdb.dumps(db))
+    print("\n".join(summary(db)))
+    print("== %s: %d entries" % (args.out, len(db["entries"])))
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="mode")
+    sub.required = True
+
+    pp = sub.add_parser("prepare", help="choose and compile the candidates")
+    pp.add_argument("dir", nargs="?", default=os.path.join(REPO, "build",
+                                                           "tune"))
+    pp.add_argument("--only", default="",
+                    help="comma-separated precisions (default all): %s" %
+                    ",".join(p.name for p in PRECISIONS))
+    pp.add_argument("--lowerings", default=",".join(LOWERINGS))
+    pp.add_argument("--classes", default=",".join(CLASSES),
+                    help="shape classes: %s" % ", ".join(
+                        "%s (%s)" % (c, shape_text(*s))
+                        for c, s in CLASSES.items()))
+    pp.add_argument("--max-per", type=int, default=24,
+                    help="candidates per precision, lowering and class")
+    pp.add_argument("--budget-s", type=float, default=BUDGET_S,
+                    help="GPU-host seconds for the whole plan")
+    pp.add_argument("--extras", default="raster,pad",
+                    help="variants of the best two tiles: raster (8), pad")
+    pp.add_argument("--chip", default="sm_90")
+    pp.add_argument("--bin", help="folder of tgemm-opt and tgemm-translate")
+    pp.add_argument("--ptxas", help="ptxas (default: PATH, else "
+                    "/usr/local/cuda/bin/ptxas)")
+    pp.add_argument("--jobs", type=int, default=2)
+
+    rp = sub.add_parser("run", help="run the plan on the GPU host")
+    rp.add_argument("dir", nargs="?", default=os.path.join(REPO, "build",
+                                                           "tune"))
+    rp.add_argument("--tgemm-run", help="use this tgemm-run instead of "
+                    "building one")
+    rp.add_argument("--reps", type=int, default=20)
+    rp.add_argument("--warmup", type=int, default=5)
+    rp.add_argument("--resume", action="store_true",
+                    help="keep tune.csv and run only what it lacks")
+    rp.add_argument("--max-seconds", type=float,
+                    help="start no run after this many seconds (exit 3 when "
+                    "runs are left; rerun with --resume)")
+
+    kp = sub.add_parser("pick", help="write the config database")
+    kp.add_argument("csv")
+    kp.add_argument("--out", default=os.path.join(REPO, "configs",
+                                                  "h200.json"))
+    kp.add_argument("--chip", help="use only this chip's runs")
+    kp.add_argument("--merge", action="store_true",
+                    help="keep the --out entries that the CSV does not "
+                    "replace")
+
+    args = ap.parse_args(argv)
+    return {"prepare": prepare, "run": run, "pick": pick}[args.mode](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
