@@ -360,7 +360,8 @@ static Value clampedPointer(OpBuilder &b, Location loc, Value memref,
   return getGlobalElementPointer(b, loc, memref, safeRow, safeCol);
 }
 
-Value mlir::tgemm::hasAlignedRows(OpBuilder &b, Location loc, Value src) {
+Value mlir::tgemm::hasAlignedRows(OpBuilder &b, Location loc, Value src,
+                                  int64_t bytes) {
   IndexMath im{b, loc};
   int64_t bits = getElementBits(cast<MemRefType>(src.getType()).getElementType());
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, src);
@@ -368,13 +369,13 @@ Value mlir::tgemm::hasAlignedRows(OpBuilder &b, Location loc, Value src) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
         .getResult();
   };
-  // elements * bits / 8 % 16 == 0  <=>  elements * bits % 128 == 0
+  // elements * bits / 8 % bytes == 0  <=>  elements * bits % (8 bytes) == 0
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, src);
-  Value stride = isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128));
-  Value offset = isZero(im.rem(im.mul(meta.getOffset(), bits), 128));
+  Value stride = isZero(im.rem(im.mul(meta.getStrides()[0], bits), 8 * bytes));
+  Value offset = isZero(im.rem(im.mul(meta.getOffset(), bits), 8 * bytes));
   return arith::AndIOp::create(
       b, loc, arith::AndIOp::create(b, loc, stride, offset),
-      isZero(im.rem(base, 16)));
+      isZero(im.rem(base, bytes)));
 }
 
 Value mlir::tgemm::isWholeAlignedTile(OpBuilder &b, Location loc, Value src,

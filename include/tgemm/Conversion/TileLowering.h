@@ -88,9 +88,10 @@ void emitSyncTileCopy(OpBuilder &b, Location loc, Value src, Value row,
                       Value col, Value stageBase, const RingLayout &ring,
                       int64_t tileRows, int64_t threads);
 
-/// Whether every row of the rank-2 memref `src` starts on a 16-byte
+/// Whether every row of the rank-2 memref `src` starts on a `bytes`-byte
 /// boundary (aligned base, offset and row stride). An i1, uniform.
-Value hasAlignedRows(OpBuilder &b, Location loc, Value src);
+Value hasAlignedRows(OpBuilder &b, Location loc, Value src,
+                     int64_t bytes = 16);
 
 /// Whether the `rows` x `cols` tile at (row, col) of the rank-2 memref `src`
 /// lies wholly inside it and every row of it starts on a 16-byte boundary:

@@ -148,10 +148,13 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     return success();
   }
 
-  /// A tile at an edge of its operand. With aligned rows and cp.async,
-  /// every chunk stays one cp.async whose source size counts the bytes
-  /// inside the operand (0 to 16); the hardware fills the rest with zeros.
-  /// Otherwise, the masked element-wise copy.
+  /// A tile at an edge of its operand, or one whose rows are not 16-byte
+  /// aligned. With cp.async and rows aligned to G = 16, 8 or 4 bytes (the
+  /// largest that holds), each 16-byte chunk moves as 16 / G cp.async of G
+  /// bytes whose source sizes count the bytes inside the operand (0 to G);
+  /// the hardware fills the rest with zeros, and the copies stay
+  /// asynchronous. Rows aligned to less than 4 bytes (cp.async's smallest
+  /// size), or no cp.async: the masked element-wise copy.
   void emitEdgeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
                     OpAdaptor adaptor, Value stageBase,
                     const RingLayout &ring) const {
@@ -166,51 +169,83 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
       return;
     }
     Value src = adaptor.getSrc();
-    scf::IfOp::create(
-        rewriter, loc, hasAlignedRows(rewriter, loc, src),
-        [&](OpBuilder &b, Location) {
-          int64_t elementsPerChunk = 128 / ring.elementBits;
-          Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-          forEachTileChunk(
-              b, loc, rows, ring.rowBytes / 16, info.threads, tid,
-              [&](OpBuilder &cb, Value r, Value chunk, bool) {
-                IndexMath m{cb, loc};
-                Value row = m.add(adaptor.getRow(), r);
-                Value col = m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk));
-                Value rowsIn = memref::DimOp::create(cb, loc, src, 0);
-                Value colsIn = memref::DimOp::create(cb, loc, src, 1);
-                // Bytes of the chunk inside the operand: 0 past its last
-                // row or column, up to 16.
-                Value left = arith::SubIOp::create(
-                    cb, loc, arith::MaxUIOp::create(cb, loc, colsIn, col), col);
-                Value bytes = arith::MinUIOp::create(
-                    cb, loc, m.div(m.mul(left, ring.elementBits), 8), m.c(16));
-                Value inside = m.lt(row, rowsIn);
-                bytes = arith::SelectOp::create(cb, loc, inside, bytes, m.c(0));
-                // A source address that is valid even when nothing is read.
-                Value any = arith::CmpIOp::create(
-                    cb, loc, arith::CmpIPredicate::ne, bytes, m.c(0));
-                Value safeRow = arith::SelectOp::create(cb, loc, any, row, m.c(0));
-                Value safeCol = arith::SelectOp::create(cb, loc, any, col, m.c(0));
-                Value from =
-                    getGlobalElementPointer(cb, loc, src, safeRow, safeCol);
-                Value to = offsetSharedPointer(
-                    cb, loc, stageBase, ring.chunkOffset(cb, loc, r, chunk));
-                PtxBuilder ptx(cb, loc);
-                std::string dst = ptx.input(sharedAddress32(cb, loc, to), "r");
-                std::string srcAddr = ptx.input(
-                    LLVM::PtrToIntOp::create(cb, loc, cb.getI64Type(), from),
-                    "l");
-                std::string size = ptx.input(m.toI32(bytes), "r");
-                ptx.emit("cp.async.cg.shared.global [" + dst + "], [" +
-                         srcAddr + "], 16, " + size + ";");
+    // One cp.async per granule of each chunk.
+    auto asyncChunks = [&](OpBuilder &b, int64_t granule) {
+      int64_t elementsPerChunk = 128 / ring.elementBits;
+      Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+      forEachTileChunk(
+          b, loc, rows, ring.rowBytes / 16, info.threads, tid,
+          [&](OpBuilder &cb, Value r, Value chunk, bool) {
+            IndexMath m{cb, loc};
+            Value row = m.add(adaptor.getRow(), r);
+            Value col = m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk));
+            Value rowsIn = memref::DimOp::create(cb, loc, src, 0);
+            Value colsIn = memref::DimOp::create(cb, loc, src, 1);
+            // Bytes of the chunk inside the operand: 0 past its last row or
+            // column, up to 16.
+            Value left = arith::SubIOp::create(
+                cb, loc, arith::MaxUIOp::create(cb, loc, colsIn, col), col);
+            Value bytes = arith::MinUIOp::create(
+                cb, loc, m.div(m.mul(left, ring.elementBits), 8), m.c(16));
+            Value inside = m.lt(row, rowsIn);
+            bytes = arith::SelectOp::create(cb, loc, inside, bytes, m.c(0));
+            Value to = offsetSharedPointer(
+                cb, loc, stageBase, ring.chunkOffset(cb, loc, r, chunk));
+            int64_t elementsPerGranule = granule * 8 / ring.elementBits;
+            for (int64_t g = 0; g < 16 / granule; ++g) {
+              // This granule's bytes: what is left of the chunk past
+              // g * granule, at most a granule.
+              Value past = arith::SubIOp::create(
+                  cb, loc,
+                  arith::MaxUIOp::create(cb, loc, bytes, m.c(g * granule)),
+                  m.c(g * granule));
+              Value size = arith::MinUIOp::create(cb, loc, past, m.c(granule));
+              // A source address that is valid even when nothing is read.
+              Value any = arith::CmpIOp::create(
+                  cb, loc, arith::CmpIPredicate::ne, size, m.c(0));
+              Value safeRow = arith::SelectOp::create(cb, loc, any, row, m.c(0));
+              Value safeCol = arith::SelectOp::create(
+                  cb, loc, any, m.add(col, g * elementsPerGranule), m.c(0));
+              Value from =
+                  getGlobalElementPointer(cb, loc, src, safeRow, safeCol);
+              Value dst = LLVM::GEPOp::create(
+                  cb, loc, to.getType(), cb.getI8Type(), to,
+                  ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(g * granule)});
+              PtxBuilder ptx(cb, loc);
+              std::string dstAddr =
+                  ptx.input(sharedAddress32(cb, loc, dst), "r");
+              std::string srcAddr = ptx.input(
+                  LLVM::PtrToIntOp::create(cb, loc, cb.getI64Type(), from),
+                  "l");
+              std::string sizeArg = ptx.input(m.toI32(size), "r");
+              // .cg (L2 only) takes 16 bytes alone; .ca the smaller sizes.
+              ptx.emit(std::string(granule == 16 ? "cp.async.cg" : "cp.async.ca") +
+                       ".shared.global [" + dstAddr + "], [" + srcAddr + "], " +
+                       std::to_string(granule) + ", " + sizeArg + ";");
+            }
+          });
+    };
+    // The widest granule the rows allow; the element-wise copy below 4
+    // bytes (and for elements wider than the granule, which cannot happen
+    // for tgemm's types).
+    std::function<void(OpBuilder &, ArrayRef<int64_t>)> pick =
+        [&](OpBuilder &b, ArrayRef<int64_t> granules) {
+          if (granules.empty() || granules.front() * 8 < ring.elementBits) {
+            guarded(b);
+            return;
+          }
+          scf::IfOp::create(
+              b, loc, hasAlignedRows(b, loc, src, granules.front()),
+              [&](OpBuilder &tb, Location) {
+                asyncChunks(tb, granules.front());
+                scf::YieldOp::create(tb, loc);
+              },
+              [&](OpBuilder &eb, Location) {
+                pick(eb, granules.drop_front());
+                scf::YieldOp::create(eb, loc);
               });
-          scf::YieldOp::create(b, loc);
-        },
-        [&](OpBuilder &b, Location) {
-          guarded(b);
-          scf::YieldOp::create(b, loc);
-        });
+        };
+    pick(rewriter, {16, 8, 4});
   }
 
   void emitWholeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,

@@ -18,7 +18,17 @@
 // CHECK: scf.if
 // CHECK: "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r"
 // CHECK: } else {
-// Unaligned rows: 16-byte loads where a chunk is whole, masked elsewhere.
+// Rows aligned to 8 or 4 bytes (e.g. an even leading dimension of f16):
+// still asynchronous, as 2 or 4 cp.async of 8 or 4 bytes per chunk, each
+// with its own source size.
+// CHECK: scf.if
+// CHECK-COUNT-2: "cp.async.ca.shared.global [$0], [$1], 8, $2;", "r,l,r"
+// CHECK: } else {
+// CHECK: scf.if
+// CHECK-COUNT-4: "cp.async.ca.shared.global [$0], [$1], 4, $2;", "r,l,r"
+// CHECK: } else {
+// Rows aligned to less than 4 bytes: 16-byte loads where a chunk is whole,
+// masked elsewhere.
 // CHECK: llvm.load {{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK: llvm.intr.masked.load {{.*}} : (!llvm.ptr<1>, vector<8xi1>, vector<8xi16>) -> vector<8xi16>
 // CHECK: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
