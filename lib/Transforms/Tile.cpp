@@ -255,8 +255,28 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   auto gpuModule = gpu::GPUModuleOp::create(mb, loc, baseName.str() + "_module");
   symbols.insert(gpuModule);
   OpBuilder kb = OpBuilder::atBlockBegin(gpuModule.getBody());
+  // Views take any stride and offset from their descriptors: a static
+  // stride in the source must not become a constant the launch cannot
+  // change (the manifest marks these arguments strided).
+  SmallVector<Value> operands = {op.getA(), op.getB(), op.getC()};
+  OpBuilder castBuilder(op);
+  for (Value &operand : operands) {
+    auto type = cast<MemRefType>(operand.getType());
+    if (type.getLayout().isIdentity())
+      continue;
+    SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+    strides.back() = 1;
+    auto general = MemRefType::get(
+        type.getShape(), type.getElementType(),
+        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
+        type.getMemorySpace());
+    if (general != type)
+      operand = memref::CastOp::create(castBuilder, loc, general, operand);
+  }
   auto kernelType = FunctionType::get(
-      ctx, {op.getA().getType(), op.getB().getType(), op.getC().getType()}, {});
+      ctx, {operands[0].getType(), operands[1].getType(),
+            operands[2].getType()},
+      {});
   auto kernel = gpu::GPUFuncOp::create(kb, loc, baseName.str() + "_kernel",
                                        kernelType);
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
@@ -286,7 +306,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   auto launch = gpu::LaunchFuncOp::create(
       b, loc, kernel, gpu::KernelDim3{gridX, gridY, gridZ},
       gpu::KernelDim3{im.c(threads), one, one}, shared,
-      ValueRange{op.getA(), op.getB(), op.getC()});
+      ValueRange(operands));
   launch->setAttr(kManifestAttrName,
                   buildManifest(op, gpuModule.getName(), kernel.getName(),
                                 sharedBytes));

@@ -38,3 +38,21 @@ func.func @views(%a: memref<?x?xi8, strided<[?, 1], offset: ?>>, %b: memref<?x?x
       : memref<?x?xi8, strided<[?, 1], offset: ?>>, memref<?x?xi8>, memref<?x?xi32, strided<[?, 1], offset: ?>>
   return
 }
+
+// -----
+
+// A static row stride in the source still reaches the kernel through the
+// descriptor: the kernel takes the fully dynamic view (memref.cast), so a
+// launch may pass any leading dimension, as the manifest says.
+// CHECK-LABEL: func.func @static_view
+// CHECK: %[[CAST:.*]] = memref.cast %arg0 : memref<64x64xf16, strided<[4160, 1], offset: 8>> to memref<64x64xf16, strided<[?, 1], offset: ?>>
+// CHECK: gpu.launch_func @static_view_module::@static_view_kernel {{.*}} args(%[[CAST]] : memref<64x64xf16, strided<[?, 1], offset: ?>>, %arg1 : memref<64x64xf16>, %arg2 : memref<64x64xf32>)
+// CHECK-SAME: name = "a", rank = 2 : i64, strided = true
+// CHECK: gpu.func @static_view_kernel(%{{.*}}: memref<64x64xf16, strided<[?, 1], offset: ?>>, %{{.*}}: memref<64x64xf16>, %{{.*}}: memref<64x64xf32>)
+func.func @static_view(%a: memref<64x64xf16, strided<[4160, 1], offset: 8>>,
+                       %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
+      : memref<64x64xf16, strided<[4160, 1], offset: 8>>, memref<64x64xf16>, memref<64x64xf32>
+  return
+}
