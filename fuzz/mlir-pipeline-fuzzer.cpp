@@ -28,6 +28,7 @@
 #include "tgemm/Pipelines/Pipelines.h"
 #include "tgemm/Target/Artifacts.h"
 #include "tgemm/Transforms/KernelManifest.h"
+#include "tgemm/Transforms/Passes.h"
 
 #include "tgemm/runtime/Error.h"
 #include "tgemm/runtime/Manifest.h"
@@ -231,6 +232,8 @@ bool isCheapToCompile(ModuleOp module) {
   int64_t macs = 0;
   WalkResult walk = module.walk([&](mlir::tgemm::MatmulOp op) {
     mlir::tgemm::ConfigAttr config = op.getConfigAttr();
+    if (!config) // tgemm-select-config failed on it: nothing will compile
+      return WalkResult::interrupt();
     // The verifier bounds each tile size by 2^16 and the stage ring by the
     // shared memory of a chip: no product overflows.
     int64_t warpTile = config.getWarpTileM() * config.getWarpTileN();
@@ -392,6 +395,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
 
   bool compiled = false;
+  if (module) {
+    // The pipeline's first steps, alone: linalg matmuls become tgemm.matmul
+    // and ops without a config get the one the pipeline would choose, so
+    // that the cost bound below sees the tiles that will be compiled.
+    PassManager prepare(&context);
+    mlir::tgemm::TGemmFromLinalgOptions import;
+    import.tf32 = options.tf32;
+    prepare.addPass(mlir::tgemm::createTGemmFromLinalg(import));
+    mlir::tgemm::TGemmSelectConfigOptions select;
+    select.chip = options.chip;
+    select.lowering =
+        options.lowering == mlir::tgemm::Lowering::Wmma ? "wmma" : "ptx";
+    prepare.addPass(mlir::tgemm::createTGemmSelectConfig(select));
+    if (failed(prepare.run(*module)))
+      module = {};
+  }
   if (module) {
     bool hasMatmul = false;
     module->walk([&](mlir::tgemm::MatmulOp) {

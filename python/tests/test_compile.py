@@ -173,3 +173,49 @@ def test_threads(example):
                                 sources))
     for kernel, (_, _, mma, _) in zip(kernels, PRECISIONS[:4]):
         assert mma in kernel.ptx
+
+
+LINALG = """
+func.func @matmul(%a: memref<1000x512xf16>, %b: memref<768x512xf16>,
+                  %c: memref<1000x768xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1000x768xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+      ins(%a, %b : memref<1000x512xf16>, memref<768x512xf16>)
+      outs(%c : memref<1000x768xf32>)
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("lowering", ["wmma", "ptx"])
+def test_linalg_matmul(lowering):
+    # Upstream linalg is imported by the pipeline; the config is chosen for
+    # it (tuned or default), and a zero fill of C becomes beta = 0.
+    kernel = tgemm.compile(LINALG, lowering=lowering, chip="sm_90")
+    [k] = kernel.kernels
+    assert k["problem"] == {"m": 1000, "n": 768, "k": 512}
+    assert k["a"] == {"type": "f16", "layout": "row"}
+    assert k["b"] == {"type": "f16", "layout": "col"}
+    assert k["beta"] == 0
+    assert set(k["config"]) == {"block", "warps", "stages", "raster"}
+    assert ("mma.sync" if lowering == "ptx" else "wmma.mma.sync") in kernel.ptx
+
+
+@needs_ptxas
+def test_linalg_matmul_cubin():
+    kernel = tgemm.compile(LINALG, lowering="ptx", chip="sm_90",
+                           emit_cubin=True)
+    assert all(m.cubin for m in kernel.modules)
+
+
+def test_linalg_not_imported():
+    # An f32 linalg.matmul is not imported without tf32: nothing to compile
+    # is an error naming why.
+    text = LINALG.replace("f16", "f32")
+    with pytest.raises(tgemm.CompileError,
+                       match=r"(?s)f32 operands would be computed as TF32.*"
+                             r"no tgemm kernel launch"):
+        tgemm.compile(text, lowering="ptx", chip="sm_90")
