@@ -406,8 +406,10 @@ def prepare(args):
         "estimated GPU-host time: %.0f s (tgemm-run --reps 20 --warmup 5 "
         "per line)" % estimate])
     print("== %s/plan.txt: %d runs of %d kernels (%s/candidates.csv: %d "
-          "compiled)" % (args.dir, len(lines), kernels, args.dir,
-                         len(records)))
+          "compiled, %d skipped)" % (
+              args.dir, len(lines), kernels, args.dir,
+              sum(1 for r in records if r[3]["status"] != "skipped"),
+              sum(1 for r in records if r[3]["status"] == "skipped")))
     print("== estimated GPU-host time: %.0f s (%.1f min; budget %.0f s), "
           "plus building tgemm-run" % (estimate, estimate / 60,
                                        args.budget_s))
