@@ -45,7 +45,10 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   check.chip = options.chip;
   check.lowering = wmma ? "wmma" : "ptx";
   pm.addPass(createTGemmCheckTarget(check));
-  pm.addPass(createTGemmTile());
+  // Measured per lowering (see tgemm-tile's refill-after-mma).
+  TGemmTileOptions tile;
+  tile.refillAfterMma = wmma;
+  pm.addPass(createTGemmTile(tile));
   if (wmma) {
     TGemmLowerToWMMAOptions lower;
     lower.padding = options.padding;

@@ -113,7 +113,7 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
 }
 
 /// Writes the kernel body for `op` into `kernel`.
-void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
+void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
   MLIRContext *ctx = op.getContext();
   ConfigAttr config = op.getConfigAttr();
   Location loc = op.getLoc();
@@ -196,15 +196,29 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
             // refilled next.
             WaitCopiesOp::create(lb, loc, stages - 2);
             gpu::BarrierOp::create(lb, loc);
-            Value next = m.add(kt, m.c(stages - 1));
-            scf::IfOp::create(lb, loc, m.lt(next, kTiles),
-                              [&](OpBuilder &tb, Location) {
-                                copyStage(tb, next,
-                                          IndexMath{tb, loc}.rem(next, stages));
-                                scf::YieldOp::create(tb, loc);
-                              });
-            CommitCopiesOp::create(lb, loc);
+            // Refill the stage the barrier freed (that of kt - 1) with tile
+            // kt + S - 1, before this tile's multiply or after it.
+            auto refill = [&] {
+              Value next = m.add(kt, m.c(stages - 1));
+              scf::IfOp::create(lb, loc, m.lt(next, kTiles),
+                                [&](OpBuilder &tb, Location) {
+                                  copyStage(tb, next, IndexMath{tb, loc}.rem(
+                                                          next, stages));
+                                  scf::YieldOp::create(tb, loc);
+                                });
+              CommitCopiesOp::create(lb, loc);
+            };
+            if (!refillAfterMma)
+              refill();
             stage = m.rem(kt, stages);
+            Value acc = MmaTileOp::create(lb, loc, accType, sa, stage, sb,
+                                          stage, iterArgs[0], warpRow, warpCol,
+                                          LayoutAttr::get(ctx, layoutA),
+                                          LayoutAttr::get(ctx, layoutB));
+            if (refillAfterMma)
+              refill();
+            scf::YieldOp::create(lb, loc, acc);
+            return;
           } else {
             // One buffer: refill it only after every warp is done with it.
             gpu::BarrierOp::create(lb, loc);
@@ -238,7 +252,8 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel) {
 }
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
-LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
+LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
+                         bool refillAfterMma) {
   if (!op.getConfigAttr())
     return op.emitOpError()
            << "has no tile config: write config(<...>) or run "
@@ -282,7 +297,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   int32_t threads = config.getNumThreads();
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
-  buildKernelBody(op, kernel);
+  buildKernelBody(op, kernel, refillAfterMma);
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.
@@ -315,6 +330,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
 }
 
 struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
+  using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SmallVector<MatmulOp> matmuls;
@@ -336,7 +352,7 @@ struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
         unsigned n = perFunction[func]++;
         base = n == 0 ? func.str() : (func + "_" + Twine(n)).str();
       } while (symbols.lookup(base + "_module"));
-      if (failed(tileMatmul(op, module, base)))
+      if (failed(tileMatmul(op, module, base, refillAfterMma)))
         return signalPassFailure();
     }
   }

@@ -120,7 +120,18 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     nothing written outside C) make the lowerings guard them. 4-bit operands
     need an even K (a static odd K is an error; for dynamic sizes the
     manifest's `requires` says so).
+
+    `refill-after-mma` moves each iteration's refill copies after its
+    multiply (default: right after the barrier, before it). On the H200 the
+    WMMA lowering's synchronous copies gain from it (f16 8192^3: 210.9 ->
+    229.5 TFLOP/s) while the ptx lowering's cp.async lose lookahead (s8:
+    855 -> 799 TOP/s; bench/h200-2026-11-30-refill-order.csv), so
+    `--tgemm-pipeline` sets it for `lowering=wmma` only.
   }];
+  let options = [
+    Option<"refillAfterMma", "refill-after-mma", "bool", /*default=*/"false",
+           "Issue the k-loop's refill copies after the multiply">,
+  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
