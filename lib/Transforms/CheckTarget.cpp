@@ -2,6 +2,7 @@
 
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
 #include "tgemm/Transforms/Passes.h"
+#include "tgemm/Transforms/TargetOptions.h"
 
 namespace mlir::tgemm {
 #define GEN_PASS_DEF_TGEMMCHECKTARGET
@@ -57,11 +58,11 @@ struct CheckTargetPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    chipInfo = ::tgemm::lookupChip(chip);
-    if (!chipInfo)
-      return emitError(UnknownLoc::get(context))
-             << "unknown chip '" << chip
-             << "'; known chips: " << ::tgemm::knownChipNames();
+    FailureOr<const ::tgemm::ChipInfo *> found =
+        lookupChipOption(context, chip);
+    if (failed(found))
+      return failure();
+    chipInfo = *found;
     if (lowering != "any" && !::tgemm::parseFamily(lowering))
       return emitError(UnknownLoc::get(context))
              << "unknown lowering '" << lowering

@@ -4,6 +4,7 @@
 #include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Target/TuningDatabase.h"
 #include "tgemm/Transforms/Passes.h"
+#include "tgemm/Transforms/TargetOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -55,11 +56,11 @@ struct SelectConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    chipInfo = ::tgemm::lookupChip(chip);
-    if (!chipInfo)
-      return emitError(UnknownLoc::get(context))
-             << "unknown chip '" << chip
-             << "'; known chips: " << ::tgemm::knownChipNames();
+    FailureOr<const ::tgemm::ChipInfo *> found =
+        lookupChipOption(context, chip);
+    if (failed(found))
+      return failure();
+    chipInfo = *found;
     if (lowering != "wmma" && lowering != "ptx")
       return emitError(UnknownLoc::get(context))
              << "unknown lowering '" << lowering
