@@ -354,11 +354,7 @@ extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
 extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   mlir::tgemm::registerAllTGemmPasses();
   registry = new DialectRegistry();
-  registerAllDialects(*registry);
-  registerAllExtensions(*registry);
-  // gpu-module-to-binary translates through LLVM IR.
-  registerAllToLLVMIRTranslations(*registry);
-  mlir::tgemm::registerTGemmDialects(*registry);
+  mlir::tgemm::registerAllTGemmDialects(*registry);
   const char *env = std::getenv("TGEMM_FUZZ_VERBOSE");
   verbose = env && *env && *env != '0';
   return 0;

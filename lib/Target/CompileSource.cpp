@@ -9,11 +9,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -25,11 +22,7 @@ using namespace mlir;
 /// input tgemm-opt accepts compiles here too.
 static DialectRegistry makeRegistry() {
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  // gpu-module-to-binary translates through LLVM IR.
-  registerAllToLLVMIRTranslations(registry);
-  mlir::tgemm::registerTGemmDialects(registry);
+  mlir::tgemm::registerAllTGemmDialects(registry);
   return registry;
 }
 

@@ -13,11 +13,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "tgemm/InitTGemm.h"
 #include "tgemm/Target/Artifacts.h"
@@ -115,10 +112,7 @@ int main(int argc, char **argv) {
                               "tgemm-translate: PTX, cubin and launch "
                               "manifest from a compiled tgemm module\n");
   DialectRegistry registry;
-  registerAllDialects(registry);
-  registerAllExtensions(registry);
-  registerAllToLLVMIRTranslations(registry);
-  tgemm::registerTGemmDialects(registry);
+  tgemm::registerAllTGemmDialects(registry);
   MLIRContext context(registry);
 
   std::string errorMessage;
