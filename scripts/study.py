@@ -43,7 +43,7 @@ from gemmbench.precisions import (BY_NAME, CEILING_NOTES, LOWERINGS,
                                   PRECISIONS, REPO, by_types, ceiling,
                                   config_tag, has_lowering, select,
                                   suite_defaults)
-from gemmbench.runner import build_runtime, list_devices, run_plan
+from gemmbench.runner import run_directory
 
 SHAPES = ["1024x1024x1024", "2048x2048x2048", "4096x4096x4096",
           "8192x8192x8192", "4096x11008x4096", "4096x4096x11008",
@@ -254,16 +254,7 @@ def prepare(args):
 
 
 def run(args):
-    plan = os.path.join(args.dir, "plan.txt")
-    if not os.path.exists(plan):
-        raise SystemExit("%s not found: run `scripts/study.py prepare` on the "
-                         "build host and copy the folder" % plan)
-    tgemm_run = args.tgemm_run or build_runtime(args.dir)
-    list_devices(tgemm_run)
-    csv_path = os.path.join(args.dir, "study.csv")
-    status = run_plan(plan, csv_path, tgemm_run, reps=args.reps,
-                      warmup=args.warmup, resume=args.resume,
-                      max_seconds=args.max_seconds)
+    csv_path, status = run_directory(args, "study.py", "study.csv")
     rows = results.load(csv_path)
     if rows:
         print()

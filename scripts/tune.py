@@ -44,7 +44,7 @@ from gemmbench.plan import (PlanLine, estimate_seconds,
 from gemmbench.precisions import (LOWERINGS, PRECISIONS, REPO,
                                   TileConfig, by_types, config_tag,
                                   has_lowering, select, suite_defaults)
-from gemmbench.runner import build_runtime, list_devices, run_plan
+from gemmbench.runner import run_directory
 
 CLASSES = collections.OrderedDict([
     ("square-large", (4096, 4096, 4096)),
@@ -417,16 +417,7 @@ def prepare(args):
 
 
 def run(args):
-    plan = os.path.join(args.dir, "plan.txt")
-    if not os.path.exists(plan):
-        raise SystemExit("%s not found: run `scripts/tune.py prepare` on the "
-                         "build host and copy the folder" % plan)
-    tgemm_run = args.tgemm_run or build_runtime(args.dir)
-    list_devices(tgemm_run)
-    csv_path = os.path.join(args.dir, "tune.csv")
-    status = run_plan(plan, csv_path, tgemm_run, reps=args.reps,
-                      warmup=args.warmup, resume=args.resume,
-                      max_seconds=args.max_seconds)
+    csv_path, status = run_directory(args, "tune.py", "tune.csv")
     db = pick_database(results.load(csv_path), None)
     print()
     print("\n".join(summary(db)))

@@ -136,6 +136,16 @@ int64_t tgemm::bitWidth(ElemKind kind) {
   llvm_unreachable("unknown element kind");
 }
 
+std::optional<ElemKind> tgemm::parseElemKind(llvm::StringRef name) {
+  for (ElemKind kind :
+       {ElemKind::F16, ElemKind::BF16, ElemKind::TF32, ElemKind::S8,
+        ElemKind::U8, ElemKind::S4, ElemKind::E4M3, ElemKind::E5M2,
+        ElemKind::F32, ElemKind::S32})
+    if (ptxName(kind) == name)
+      return kind;
+  return std::nullopt;
+}
+
 llvm::StringRef tgemm::ptxName(ElemKind kind) {
   switch (kind) {
   case ElemKind::F16:

@@ -10,16 +10,6 @@
 
 using namespace tgemm;
 
-std::optional<ElemKind> tgemm::parseElemKind(llvm::StringRef name) {
-  for (ElemKind kind :
-       {ElemKind::F16, ElemKind::BF16, ElemKind::TF32, ElemKind::S8,
-        ElemKind::U8, ElemKind::S4, ElemKind::E4M3, ElemKind::E5M2,
-        ElemKind::F32, ElemKind::S32})
-    if (ptxName(kind) == name)
-      return kind;
-  return std::nullopt;
-}
-
 namespace {
 /// Reads one entry; the path names the entry in messages.
 llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,

@@ -189,6 +189,19 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
         b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
         [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
           IndexMath m{lb, loc};
+          // Refills the stage the barrier freed (that of kt - 1) with tile
+          // kt + S - 1: before this tile's multiply, or after it with
+          // `refill-after-mma`.
+          auto refill = [&] {
+            Value next = m.add(kt, m.c(stages - 1));
+            scf::IfOp::create(lb, loc, m.lt(next, kTiles),
+                              [&](OpBuilder &tb, Location) {
+                                copyStage(tb, next,
+                                          IndexMath{tb, loc}.rem(next, stages));
+                                scf::YieldOp::create(tb, loc);
+                              });
+            CommitCopiesOp::create(lb, loc);
+          };
           Value stage;
           if (stages > 1) {
             // Tile kt has landed once at most S - 2 newer groups are
@@ -196,29 +209,9 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
             // refilled next.
             WaitCopiesOp::create(lb, loc, stages - 2);
             gpu::BarrierOp::create(lb, loc);
-            // Refill the stage the barrier freed (that of kt - 1) with tile
-            // kt + S - 1, before this tile's multiply or after it.
-            auto refill = [&] {
-              Value next = m.add(kt, m.c(stages - 1));
-              scf::IfOp::create(lb, loc, m.lt(next, kTiles),
-                                [&](OpBuilder &tb, Location) {
-                                  copyStage(tb, next, IndexMath{tb, loc}.rem(
-                                                          next, stages));
-                                  scf::YieldOp::create(tb, loc);
-                                });
-              CommitCopiesOp::create(lb, loc);
-            };
             if (!refillAfterMma)
               refill();
             stage = m.rem(kt, stages);
-            Value acc = MmaTileOp::create(lb, loc, accType, sa, stage, sb,
-                                          stage, iterArgs[0], warpRow, warpCol,
-                                          LayoutAttr::get(ctx, layoutA),
-                                          LayoutAttr::get(ctx, layoutB));
-            if (refillAfterMma)
-              refill();
-            scf::YieldOp::create(lb, loc, acc);
-            return;
           } else {
             // One buffer: refill it only after every warp is done with it.
             gpu::BarrierOp::create(lb, loc);
@@ -230,6 +223,8 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
                                         iterArgs[0], warpRow, warpCol,
                                         LayoutAttr::get(ctx, layoutA),
                                         LayoutAttr::get(ctx, layoutB));
+          if (stages > 1 && refillAfterMma)
+            refill();
           scf::YieldOp::create(lb, loc, acc);
         });
 

@@ -21,18 +21,6 @@ namespace py = pybind11;
 
 namespace {
 
-/// The element kinds by the names the manifest and PTX use.
-std::optional<tgemm::ElemKind> parseKind(const std::string &name) {
-  using tgemm::ElemKind;
-  for (ElemKind kind :
-       {ElemKind::F16, ElemKind::BF16, ElemKind::TF32, ElemKind::S8,
-        ElemKind::U8, ElemKind::S4, ElemKind::E4M3, ElemKind::E5M2,
-        ElemKind::F32, ElemKind::S32})
-    if (tgemm::ptxName(kind) == name)
-      return kind;
-  return std::nullopt;
-}
-
 py::dict compileToDict(const std::string &source,
                        const tgemm::CompileOptions &options) {
   tgemm::CompileResult result;
@@ -97,7 +85,8 @@ PYBIND11_MODULE(_tgemm, m) {
       "default_config",
       [](const std::string &a, const std::string &b,
          const std::string &acc) -> py::object {
-        auto ka = parseKind(a), kb = parseKind(b), kacc = parseKind(acc);
+        auto ka = tgemm::parseElemKind(a), kb = tgemm::parseElemKind(b),
+             kacc = tgemm::parseElemKind(acc);
         if (!ka || !kb || !kacc)
           return py::none();
         std::optional<tgemm::TileConfig> config =

@@ -140,3 +140,20 @@ def run_plan(plan_path, csv_path, tgemm_run, reps=20, warmup=5,
 def list_devices(tgemm_run):
     subprocess.run([tgemm_run, "--list-devices"])
     sys.stdout.flush()
+
+
+def run_directory(args, script, csv_name):
+    """`SCRIPT run`: the plan of args.dir, run with tgemm-run (built here
+    unless args.tgemm_run names one) into args.dir/CSV_NAME. Returns the
+    CSV's path and run_plan's status."""
+    plan = os.path.join(args.dir, "plan.txt")
+    if not os.path.exists(plan):
+        raise SystemExit("%s not found: run `scripts/%s prepare` on the "
+                         "build host and copy the folder" % (plan, script))
+    tgemm_run = args.tgemm_run or build_runtime(args.dir)
+    list_devices(tgemm_run)
+    csv_path = os.path.join(args.dir, csv_name)
+    status = run_plan(plan, csv_path, tgemm_run, reps=args.reps,
+                      warmup=args.warmup, resume=args.resume,
+                      max_seconds=args.max_seconds)
+    return csv_path, status

@@ -9,3 +9,12 @@ func.func @s4_odd_k(%a: memref<128x63xi4>, %b: memref<128x63xi4>, %c: memref<128
       : memref<128x63xi4>, memref<128x63xi4>, memref<128x128xi32>
   return
 }
+
+// -----
+
+func.func @no_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{has no tile config: write config(<...>) or run --tgemm-select-config first (as --tgemm-pipeline does)}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}

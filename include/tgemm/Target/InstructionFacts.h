@@ -83,6 +83,9 @@ std::optional<Family> parseFamily(llvm::StringRef name);
 int64_t bitWidth(ElemKind kind);
 /// The name PTX uses for the kind (`f16`, `tf32`, `s8`, `e4m3`, ...).
 llvm::StringRef ptxName(ElemKind kind);
+/// The element kind `ptxName` spells `name` (`f16`, `tf32`, `s8`, ...), as
+/// manifests and tuning databases write it.
+std::optional<ElemKind> parseElemKind(llvm::StringRef name);
 /// The user-facing name of a family (`wmma`, `mma.sync`).
 llvm::StringRef familyName(Family family);
 /// The lowering that uses a family (`wmma`, `ptx`).

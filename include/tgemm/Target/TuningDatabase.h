@@ -66,9 +66,6 @@ private:
   std::vector<TunedConfig> entries_;
 };
 
-/// The element kind a database or manifest names (`f16`, `tf32`, `s8`, ...).
-std::optional<ElemKind> parseElemKind(llvm::StringRef name);
-
 } // namespace tgemm
 
 #endif // TGEMM_TARGET_TUNINGDATABASE_H
