@@ -1,36 +1,44 @@
 #!/usr/bin/env bash
-# Two builds of the same kernels, timed in one session: DIR/cmp holds
-# before-NAME.{ptx,json} and after-NAME.{ptx,json}; each pair runs at
-# M = N = K = ${SIZE:-8192}, checked, alternating, for ${ROUNDS:-3} rounds,
-# cuBLAS timed alongside. Writes DIR/cmp.csv and prints the medians.
+# Several builds of the same kernels, timed in one session: DIR/cmp holds
+# VERSION-NAME.{ptx,json} for each VERSION of ${VERSIONS:-before after}
+# (the first is the baseline); each kernel runs at M = N = K = ${SIZE:-8192},
+# checked, every version in turn, for ${ROUNDS:-3} rounds, cuBLAS timed
+# alongside. Writes DIR/cmp.csv and prints the medians and each version's
+# ratio to the baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-build/gpu}
 size=${SIZE:-8192}
+read -r -a versions <<< "${VERSIONS:-before after}"
 scripts/gpu-suite.sh build "$dir" > /dev/null
 tool=build-gpu/bin/tgemm-run
 "$tool" --csv-header | sed 's/$/,version,round/' > "$dir/cmp.csv"
 for round in $(seq "${ROUNDS:-3}"); do
-  for json in "$dir"/cmp/before-*.json; do
-    name=${json#*/before-}
+  for json in "$dir"/cmp/"${versions[0]}"-*.json; do
+    name=${json#*/cmp/"${versions[0]}"-}
     name=${name%.json}
-    for version in before after; do
+    for version in "${versions[@]}"; do
       "$tool" "$dir/cmp/$version-$name.ptx" --manifest "$dir/cmp/$version-$name.json" \
         --m "$size" --n "$size" --k "$size" --check --csv --reps 20 \
         | sed "s/\$/,$version,$round/" >> "$dir/cmp.csv"
     done
   done
 done
-python3 - "$dir/cmp.csv" <<'PY'
+python3 - "$dir/cmp.csv" "${versions[@]}" <<'PY'
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
+versions = sys.argv[2:]
 by = {}
 for r in rows:
-    key = (r["lowering"], r["a"], r["c"])
-    by.setdefault(key, {}).setdefault(r["version"], []).append(float(r["kernel_rate"]))
-for key, v in sorted(by.items()):
-    b, a = statistics.median(v["before"]), statistics.median(v["after"])
-    print("%-5s %-5s->%-5s before %s  after %s  after/before %.3f" % (
-        key[0], key[1], key[2], "/".join("%.1f" % x for x in v["before"]),
-        "/".join("%.1f" % x for x in v["after"]), a / b))
+    by.setdefault(r["kernel"], {}).setdefault(r["version"], []).append(
+        (float(r["kernel_rate"]), float(r["anchor_rate"])))
+for kernel, v in sorted(by.items()):
+    base = statistics.median(x[0] for x in v[versions[0]])
+    anchor = statistics.median(x[1] for vs in v.values() for x in vs)
+    cells = []
+    for version in versions:
+        rate = statistics.median(x[0] for x in v[version])
+        cells.append("%s %.1f (%.3fx)" % (version, rate, rate / base))
+    print("%-36s %s  cuBLAS %.1f" % (kernel[:-7] if kernel.endswith("_kernel") else kernel,
+                                     "  ".join(cells), anchor))
 PY

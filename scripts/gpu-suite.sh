@@ -30,7 +30,8 @@ shapes=${SHAPES:-"1024x1024x1024 4096x4096x4096 8192x8192x8192 4096x11008x4096"}
 reps=${REPS:-20}
 
 # name  A  B  acc  C  layout_a layout_b  block  warps  stages  raster
-# (KERNELS=FILE replaces this list with FILE's lines, same columns.)
+# (KERNELS=FILE replaces this list with FILE's lines, same columns;
+# PIPELINE_OPTIONS="..." adds options to every --tgemm-pipeline.)
 kernels() {
   if [ -n "${KERNELS:-}" ]; then
     grep -v '^#' "$KERNELS"
@@ -72,7 +73,8 @@ EOF
     for lowering in wmma ptx; do
       case "$lowering-$a" in wmma-f8*) continue ;; esac
       local out="$dir/$lowering-$tag"
-      "$bin/tgemm-opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip" \
+      "$bin/tgemm-opt" "$src" \
+        --tgemm-pipeline="lowering=$lowering chip=$chip${PIPELINE_OPTIONS:+ $PIPELINE_OPTIONS}" \
         -o "$out.mlir"
       "$bin/tgemm-translate" --emit=ptx "$out.mlir" -o "$out.ptx"
       "$bin/tgemm-translate" --emit=manifest "$out.mlir" -o "$out.json"

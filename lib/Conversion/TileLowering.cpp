@@ -104,6 +104,18 @@ void mlir::tgemm::forEachTileChunk(
   }
 }
 
+void mlir::tgemm::emitWhere(OpBuilder &b, Location loc, Value predicate,
+                            function_ref<void(OpBuilder &)> emit) {
+  if (!predicate) {
+    emit(b);
+    return;
+  }
+  scf::IfOp::create(b, loc, predicate, [&](OpBuilder &tb, Location) {
+    emit(tb);
+    scf::YieldOp::create(tb, loc);
+  });
+}
+
 void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,
                                    Value row, Value col, Value stageBase,
                                    const RingLayout &ring, int64_t tileRows,
@@ -246,6 +258,18 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
            << "a " << tile.getRows() << "x" << tile.getCols() << "x"
            << mma.getDepth() << " warp tile is not a whole number of " << title
            << " m" << shape.m << "n" << shape.n << "k" << shape.k << " tiles";
+  // Slices of a stage's multiply must each be whole instruction k-steps.
+  WalkResult sliced = kernel.walk([&](MmaTileOp op) {
+    auto [begin, end] = op.getKRange();
+    if (begin % shape.k == 0 && end % shape.k == 0)
+      return WalkResult::advance();
+    op.emitOpError() << "k_slice [" << begin << ", " << end - begin
+                     << "] is not a whole number of " << title << " k-steps (k = "
+                     << shape.k << ")";
+    return WalkResult::interrupt();
+  });
+  if (sliced.wasInterrupted())
+    return failure();
   result.threads = getThreadsPerBlock(kernel);
   if (result.threads <= 0 || result.threads % 32)
     return kernel.emitOpError()

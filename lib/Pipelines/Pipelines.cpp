@@ -48,6 +48,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   // Measured per lowering (see tgemm-tile's refill-after-mma).
   TGemmTileOptions tile;
   tile.refillAfterMma = wmma;
+  tile.interleaveCopies = options.interleaveCopies;
   pm.addPass(createTGemmTile(tile));
   if (wmma) {
     TGemmLowerToWMMAOptions lower;

@@ -113,7 +113,8 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
 }
 
 /// Writes the kernel body for `op` into `kernel`.
-void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
+void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
+                     bool interleaveCopies) {
   MLIRContext *ctx = op.getContext();
   ConfigAttr config = op.getConfigAttr();
   Location loc = op.getLoc();
@@ -156,23 +157,40 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
   // The last k-tile may be partial: copies read zeros past K.
   Value kTiles = arith::CeilDivUIOp::create(b, loc, k, im.c(bk));
   bool async = stages > 1;
+  // Halves of a stage's multiply must be whole k-steps of every
+  // instruction a lowering may pick for these types.
+  MatmulKinds kinds = getMatmulKinds(op);
+  int64_t kStep = ::tgemm::commonTile(::tgemm::lookupMmaAnyFamily(
+                                          kinds.a, kinds.b, kinds.acc))
+                      .k;
+  bool interleave = interleaveCopies && !refillAfterMma && stages > 1 &&
+                    (bk / 2) % kStep == 0;
 
   // The main loop and the epilogue, once with every tile known to be whole
   // and aligned (`in_bounds`: no guard anywhere), once for any size.
   auto emitMainLoop = [&](OpBuilder &b, bool inBounds) {
     IndexMath im{b, loc};
     Value acc0 = ZeroAccOp::create(b, loc, accType);
-    // Copies k-tile `kt` of A and B into stage `stage`.
-    auto copyStage = [&](OpBuilder &ob, Value kt, Value stage) {
+    // Copies k-tile `kt` of A (`which` 0 or 2) and B (1 or 2) into stage
+    // `stage`; only where `predicate` holds, if there is one.
+    auto copyTiles = [&](OpBuilder &ob, Value kt, Value stage,
+                         Value predicate, int which) {
       IndexMath m{ob, loc};
       Value k0 = m.mul(kt, bk);
       auto [aRow, aCol] = layoutA == Layout::Row ? std::pair(m0, k0)
                                                  : std::pair(k0, m0);
       auto [bRow, bCol] = layoutB == Layout::Row ? std::pair(k0, n0)
                                                  : std::pair(n0, k0);
-      CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds);
-      CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async,
-                         inBounds);
+      if (which != 1)
+        CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds,
+                           predicate);
+      if (which != 0)
+        CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async,
+                           inBounds, predicate);
+    };
+    auto copyStage = [&](OpBuilder &ob, Value kt, Value stage,
+                         Value predicate = Value()) {
+      copyTiles(ob, kt, stage, predicate, 2);
     };
 
     // Prologue: the first S - 1 k-tiles in flight.
@@ -185,50 +203,82 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
       CommitCopiesOp::create(b, loc);
     }
 
-    auto loop = scf::ForOp::create(
-        b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
-        [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
-          IndexMath m{lb, loc};
-          // Refills the stage the barrier freed (that of kt - 1) with tile
-          // kt + S - 1: before this tile's multiply, or after it with
-          // `refill-after-mma`.
-          auto refill = [&] {
-            Value next = m.add(kt, m.c(stages - 1));
-            scf::IfOp::create(lb, loc, m.lt(next, kTiles),
-                              [&](OpBuilder &tb, Location) {
-                                copyStage(tb, next,
-                                          IndexMath{tb, loc}.rem(next, stages));
-                                scf::YieldOp::create(tb, loc);
-                              });
-            CommitCopiesOp::create(lb, loc);
-          };
-          Value stage;
-          if (stages > 1) {
-            // Tile kt has landed once at most S - 2 newer groups are
-            // pending; the barrier also ends every warp's use of the stage
-            // refilled next.
-            WaitCopiesOp::create(lb, loc, stages - 2);
+    auto multiply = [&](OpBuilder &lb, Value stage, Value acc,
+                        DenseI64ArrayAttr slice = {}) -> Value {
+      return MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage, acc,
+                               warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
+                               LayoutAttr::get(ctx, layoutB), slice);
+    };
+    Value result;
+    if (stages == 1) {
+      // One buffer: refill it only after every warp is done with it.
+      auto loop = scf::ForOp::create(
+          b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
+          [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
             gpu::BarrierOp::create(lb, loc);
-            if (!refillAfterMma)
-              refill();
-            stage = m.rem(kt, stages);
-          } else {
-            // One buffer: refill it only after every warp is done with it.
-            gpu::BarrierOp::create(lb, loc);
-            stage = m.c(0);
+            Value stage = IndexMath{lb, loc}.c(0);
             copyStage(lb, kt, stage);
             gpu::BarrierOp::create(lb, loc);
-          }
-          Value acc = MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage,
-                                        iterArgs[0], warpRow, warpCol,
-                                        LayoutAttr::get(ctx, layoutA),
-                                        LayoutAttr::get(ctx, layoutB));
-          if (stages > 1 && refillAfterMma)
-            refill();
-          scf::YieldOp::create(lb, loc, acc);
-        });
+            scf::YieldOp::create(lb, loc, multiply(lb, stage, iterArgs[0]));
+          });
+      result = loop.getResult(0);
+    } else {
+      // The ring's stage after `stage`; stages travel as loop-carried
+      // indices, so no iteration divides by S.
+      auto following = [&](OpBuilder &ob, Value stage) -> Value {
+        IndexMath m{ob, loc};
+        Value next = m.add(stage, 1);
+        Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                            next, m.c(stages));
+        return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
+      };
+      // Each iteration waits for tile kt (landed once at most S - 2 newer
+      // groups are pending), lets the barrier end every warp's use of the
+      // stage refilled next (that of kt - 1), refills it with tile
+      // kt + S - 1 (before this tile's multiply, or after it with
+      // `refill-after-mma`), and multiplies. Refills past the last k-tile
+      // are predicated off rather than branched around, so the body is one
+      // straight-line block in which the copies can be scheduled among the
+      // multiplies; their empty groups keep the count regular.
+      auto loop = scf::ForOp::create(
+          b, loc, im.c(0), kTiles, im.c(1),
+          ValueRange{acc0, im.c(0), im.c(stages - 1)},
+          [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+            IndexMath m{lb, loc};
+            Value stage = iterArgs[1], refillStage = iterArgs[2];
+            WaitCopiesOp::create(lb, loc, stages - 2);
+            gpu::BarrierOp::create(lb, loc);
+            Value next = m.add(kt, m.c(stages - 1));
+            Value inRange = m.lt(next, kTiles);
+            Value acc = iterArgs[0];
+            if (interleave) {
+              int64_t half = bk / 2;
+              acc = multiply(lb, stage, acc,
+                             lb.getDenseI64ArrayAttr({0, half}));
+              copyTiles(lb, next, refillStage, inRange, 0);
+              acc = multiply(lb, stage, acc,
+                             lb.getDenseI64ArrayAttr({half, half}));
+              copyTiles(lb, next, refillStage, inRange, 1);
+              CommitCopiesOp::create(lb, loc);
+            } else {
+              auto refill = [&] {
+                copyStage(lb, next, refillStage, inRange);
+                CommitCopiesOp::create(lb, loc);
+              };
+              if (!refillAfterMma)
+                refill();
+              acc = multiply(lb, stage, acc);
+              if (refillAfterMma)
+                refill();
+            }
+            scf::YieldOp::create(lb, loc,
+                                 ValueRange{acc, following(lb, stage),
+                                            following(lb, refillStage)});
+          });
+      result = loop.getResult(0);
+    }
 
-    StoreTileOp::create(b, loc, loop.getResult(0), c, im.add(m0, warpRow),
+    StoreTileOp::create(b, loc, result, c, im.add(m0, warpRow),
                         im.add(n0, warpCol), op.getAlphaAttr(),
                         op.getBetaAttr(), inBounds);
   };
@@ -248,7 +298,7 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma) {
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
 LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
-                         bool refillAfterMma) {
+                         bool refillAfterMma, bool interleaveCopies) {
   if (!op.getConfigAttr())
     return op.emitOpError()
            << "has no tile config: write config(<...>) or run "
@@ -292,7 +342,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   int32_t threads = config.getNumThreads();
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
-  buildKernelBody(op, kernel, refillAfterMma);
+  buildKernelBody(op, kernel, refillAfterMma, interleaveCopies);
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.
@@ -347,7 +397,8 @@ struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
         unsigned n = perFunction[func]++;
         base = n == 0 ? func.str() : (func + "_" + Twine(n)).str();
       } while (symbols.lookup(base + "_module"));
-      if (failed(tileMatmul(op, module, base, refillAfterMma)))
+      if (failed(tileMatmul(op, module, base, refillAfterMma,
+                                interleaveCopies)))
         return signalPassFailure();
     }
   }

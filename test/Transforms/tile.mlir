@@ -7,7 +7,9 @@
 // A 3-stage f16 kernel, A row-major and B column-major: rings hold tiles as
 // the operands store them; the prologue puts 2 k-tiles in flight; each
 // iteration waits for the oldest (pending = 1), refills the stage freed by
-// the barrier, and multiplies.
+// the barrier (predicated off past the last k-tile: no branch in the
+// body), and multiplies. The stage read and the stage refilled travel as
+// loop-carried indices, 0 and 2 at first, each wrapping at 3.
 // CHECK-LABEL: module attributes {gpu.container_module}
 // CHECK: func.func @f16
 // CHECK-DAG: %[[GX:.*]] = arith.constant 2 : index
@@ -34,14 +36,24 @@
 // CHECK: tgemm.commit_copies
 // CHECK: scf.if
 // CHECK: tgemm.commit_copies
-// CHECK: %[[ACC:.*]] = scf.for {{.*}} iter_args(%[[ITER:.*]] = %[[ACC0]]) -> (!tgemm.acc<64x64xf32>)
+// CHECK: %[[ACC:.*]]:3 = scf.for %[[KT:.*]] = %{{.*}} to %[[KTILES:.*]] step %{{.*}} iter_args(%[[ITER:.*]] = %[[ACC0]], %[[S:.*]] = %c0{{.*}}, %[[R:.*]] = %c2{{.*}}) -> (!tgemm.acc<64x64xf32>, index, index)
 // CHECK-NEXT: tgemm.wait_copies pending = 1
 // CHECK-NEXT: gpu.barrier
-// CHECK: scf.if
-// CHECK: tgemm.copy_tile {{.*}} async
-// CHECK: tgemm.commit_copies
-// CHECK: tgemm.mma_tile %[[SA]][%[[S:.*]]], %[[SB]][%[[S]]], %[[ITER]] at[{{.*}}] layout(row, col) : <3x128x32xf16>, <3x128x32xf16>, <64x64xf32>
-// CHECK: tgemm.store_tile %[[ACC]], %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf32>, memref<512x256xf32>
+// CHECK: %[[NEXT:.*]] = arith.addi %[[KT]], %c2
+// CHECK-NEXT: %[[IN:.*]] = arith.cmpi ult, %[[NEXT]], %[[KTILES]]
+// CHECK-NOT: scf.if
+// CHECK: tgemm.copy_tile {{.*}}, %[[SA]][%[[R]]] async in_bounds if %[[IN]]
+// CHECK: tgemm.copy_tile {{.*}}, %[[SB]][%[[R]]] async in_bounds if %[[IN]]
+// CHECK-NEXT: tgemm.commit_copies
+// CHECK-NEXT: %[[MMA:.*]] = tgemm.mma_tile %[[SA]][%[[S]]], %[[SB]][%[[S]]], %[[ITER]] at[{{.*}}] layout(row, col) : <3x128x32xf16>, <3x128x32xf16>, <64x64xf32>
+// CHECK: %[[S1:.*]] = arith.addi %[[S]], %c1
+// CHECK: %[[SW:.*]] = arith.cmpi eq, %[[S1]], %c3
+// CHECK: %[[SN:.*]] = arith.select %[[SW]], %c0{{.*}}, %[[S1]]
+// CHECK: %[[R1:.*]] = arith.addi %[[R]], %c1
+// CHECK: %[[RW:.*]] = arith.cmpi eq, %[[R1]], %c3
+// CHECK: %[[RN:.*]] = arith.select %[[RW]], %c0{{.*}}, %[[R1]]
+// CHECK-NEXT: scf.yield %[[MMA]], %[[SN]], %[[RN]]
+// CHECK: tgemm.store_tile %[[ACC]]#0, %{{.*}}[%{{.*}}, %{{.*}}] : <64x64xf32>, memref<512x256xf32>
 // CHECK: gpu.return
 func.func @f16(%a: memref<512x64xf16>, %b: memref<256x64xf16>, %c: memref<512x256xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)

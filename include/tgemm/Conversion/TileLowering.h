@@ -80,6 +80,11 @@ void forEachTileChunk(
     int64_t threads, Value tid,
     function_ref<void(OpBuilder &, Value row, Value chunk, bool guarded)> emit);
 
+/// Calls `emit` at the insertion point, or, given a `predicate` (an i1),
+/// inside an `scf.if` on it.
+void emitWhere(OpBuilder &b, Location loc, Value predicate,
+               function_ref<void(OpBuilder &)> emit);
+
 /// A synchronous global->shared tile copy: every thread loads its 16-byte
 /// chunks (all loads of a round before its stores) and stores them where
 /// `ring` places them in the stage at `stageBase`. The tile must lie inside

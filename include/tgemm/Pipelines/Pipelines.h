@@ -52,6 +52,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "stages",
       llvm::cl::desc("Override every config's stage count (0: keep)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> interleaveCopies{
+      *this, "interleave-copies",
+      llvm::cl::desc("Issue each k-tile's refill copies between halves of "
+                     "its multiply (tgemm-tile)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
       llvm::cl::desc("ptx: copy with cp.async (else ld.global + st.shared)"),

@@ -127,10 +127,27 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     229.5 TFLOP/s) while the ptx lowering's cp.async lose lookahead (s8:
     855 -> 799 TOP/s; bench/h200-2026-11-30-refill-order.csv), so
     `--tgemm-pipeline` sets it for `lowering=wmma` only.
+
+    Refills past the last k-tile are predicated off (`copy_tile ... if`)
+    rather than branched around: the loop body stays one block, which
+    ptxas schedules as a whole. Measured on the H200 at 8192^3 against the
+    branched refill (bench/h200-2026-11-30-loop-body.csv): ptx f16
+    128x128x64 1.23x, bf16 1.12x, tf32 1.13x, s8 1.15x, e4m3 1.17x.
+
+    `interleave-copies` (refill before the multiply only) splits each
+    stage's multiply in two halves of K (`k_slice`) and issues the refill of
+    A between them, that of B after them, so that copy instructions are
+    spread among the tensor-core instructions instead of being issued in
+    one burst after the barrier. It applies where half a stage is a whole
+    number of k-steps of every instruction for the types. It is off by
+    default: on the H200 it helps a 128x256x64 f16 block (1.07x) but costs
+    a 128x128x32 one (0.88x) and is neutral elsewhere (same file).
   }];
   let options = [
     Option<"refillAfterMma", "refill-after-mma", "bool", /*default=*/"false",
            "Issue the k-loop's refill copies after the multiply">,
+    Option<"interleaveCopies", "interleave-copies", "bool", /*default=*/"false",
+           "Issue the refill copies between halves of the multiply">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

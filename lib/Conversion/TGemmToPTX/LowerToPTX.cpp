@@ -119,14 +119,30 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Location loc = op.getLoc();
     IndexMath im{rewriter, loc};
     const RingLayout &ring = info.ring(op.getDst());
-    int64_t rows = op.getDst().getType().getRows();
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
+    Value predicate = adaptor.getPredicate();
+    if (op.getInBounds() && predicate && op.getAsync() &&
+        info.options.asyncCopy) {
+      // Predicated cp.async: no branch in the k-loop.
+      emitWholeCopy(rewriter, loc, op, adaptor, stageBase, ring, predicate);
+    } else {
+      emitWhere(rewriter, loc, predicate, [&](OpBuilder &b) {
+        emitCopy(b, loc, op, adaptor, stageBase, ring);
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  void emitCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
+                OpAdaptor adaptor, Value stageBase,
+                const RingLayout &ring) const {
+    int64_t rows = op.getDst().getType().getRows();
     if (op.getInBounds()) {
       emitWholeCopy(rewriter, loc, op, adaptor, stageBase, ring);
-      rewriter.eraseOp(op);
-      return success();
+      return;
     }
     Value whole = isWholeAlignedTile(rewriter, loc, adaptor.getSrc(),
                                      adaptor.getRow(), adaptor.getCol(), rows,
@@ -144,8 +160,6 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
           emitEdgeCopy(b, loc, op, adaptor, stageBase, ring);
           scf::YieldOp::create(b, loc);
         });
-    rewriter.eraseOp(op);
-    return success();
   }
 
   /// A tile at an edge of its operand, or one whose rows are not 16-byte
@@ -248,9 +262,12 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     pick(rewriter, {16, 8, 4});
   }
 
+  /// The copy of a tile inside the operand with 16-byte aligned rows; with
+  /// a `predicate`, each cp.async is predicated on it.
   void emitWholeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
                      OpAdaptor adaptor, Value stageBase,
-                     const RingLayout &ring) const {
+                     const RingLayout &ring,
+                     Value predicate = Value()) const {
     int64_t rows = op.getDst().getType().getRows();
     if (!op.getAsync() || !info.options.asyncCopy) {
       emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
@@ -272,8 +289,16 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
           std::string to = ptx.input(sharedAddress32(b, loc, dst), "r");
           std::string from = ptx.input(
               LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), src), "l");
-          ptx.emit("cp.async.cg.shared.global [" + to + "], [" + from +
-                   "], 16;");
+          std::string copy = "cp.async.cg.shared.global [" + to + "], [" +
+                             from + "], 16;";
+          if (!predicate) {
+            ptx.emit(copy);
+            return;
+          }
+          std::string p = ptx.input(
+              arith::ExtUIOp::create(b, loc, b.getI32Type(), predicate), "r");
+          ptx.emit("{ .reg .pred p; setp.ne.b32 p, " + p + ", 0; @p " + copy +
+                   " }");
         });
   }
 };
@@ -459,7 +484,8 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
     AccumulatorType accType = op.getAcc().getType();
     int64_t fragsM = accType.getRows() / atom.m();
     int64_t fragsN = accType.getCols() / atom.n();
-    int64_t kSteps = op.getDepth() / atom.k();
+    auto [kBegin, kEnd] = op.getKRange();
+    int64_t firstStep = kBegin / atom.k(), endStep = kEnd / atom.k();
     int regs = atom.fact.regsAcc;
 
     Value stageA = offsetSharedPointer(
@@ -489,10 +515,10 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
     };
 
     SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
-    Step current = load(0);
-    for (int64_t ks = 0; ks < kSteps; ++ks) {
+    Step current = load(firstStep);
+    for (int64_t ks = firstStep; ks < endStep; ++ks) {
       std::optional<Step> next;
-      if (ks + 1 < kSteps)
+      if (ks + 1 < endStep)
         next = load(ks + 1);
       for (int64_t fm = 0; fm < fragsM; ++fm) {
         for (int64_t j = 0; j < fragsN; ++j) {

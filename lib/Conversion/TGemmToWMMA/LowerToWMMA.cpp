@@ -251,13 +251,22 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
+    emitWhere(rewriter, loc, adaptor.getPredicate(), [&](OpBuilder &b) {
+      emitCopy(b, loc, op, adaptor, stageBase, ring);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  void emitCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
+                OpAdaptor adaptor, Value stageBase,
+                const RingLayout &ring) const {
     SmemType type = op.getDst().getType();
     if (op.getInBounds()) {
       emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
                        adaptor.getCol(), stageBase, ring, type.getRows(),
                        info.threads);
-      rewriter.eraseOp(op);
-      return success();
+      return;
     }
     Value whole = isWholeAlignedTile(rewriter, loc, adaptor.getSrc(),
                                      adaptor.getRow(), adaptor.getCol(),
@@ -278,8 +287,6 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
                               type.getRows(), info.threads);
           scf::YieldOp::create(b, loc);
         });
-    rewriter.eraseOp(op);
-    return success();
   }
 };
 
@@ -310,7 +317,7 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
     AccumulatorType accType = op.getAcc().getType();
     int64_t fragsM = accType.getRows() / atom.m();
     int64_t fragsN = accType.getCols() / atom.n();
-    int64_t kSteps = op.getDepth() / atom.k();
+    auto [kBegin, kEnd] = op.getKRange();
     Layout layoutA = op.getLayoutA(), layoutB = op.getLayoutB();
 
     Value baseA = offsetSharedPointer(rewriter, loc, adaptor.getA(),
@@ -333,7 +340,7 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
 
     SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
     int regs = atom.regsAcc();
-    for (int64_t ks = 0; ks < kSteps; ++ks) {
+    for (int64_t ks = kBegin / atom.k(); ks < kEnd / atom.k(); ++ks) {
       SmallVector<SmallVector<Value>> a, b;
       for (int64_t fm = 0; fm < fragsM; ++fm) {
         Value m = im.add(adaptor.getWarpRow(), fm * atom.m());

@@ -17,10 +17,12 @@
 // CHECK: arith.xori
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.cg.shared.global [$0], [$1], 16;", "r,l" {{.*}} : (i32, i64) -> ()
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", ""
-// CHECK: scf.for {{.*}} -> (!llvm.array<32 x f32>)
+// CHECK: scf.for {{.*}} -> (!llvm.array<32 x f32>, index, index)
 // CHECK: "cp.async.wait_group 1;"
 // CHECK-NEXT: gpu.barrier
-// CHECK: "cp.async.cg.shared.global [$0], [$1], 16;"
+// CHECK-NOT: scf.if
+// CHECK: "{ .reg .pred p; setp.ne.b32 p, $2, 0; @p cp.async.cg.shared.global [$0], [$1], 16; }", "r,l,r"
+// CHECK-NOT: scf.if
 // CHECK: "cp.async.commit_group;"
 // CHECK: "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0, $1, $2, $3}, [$4];", "=r,=r,=r,=r,r" {{.*}} : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
 // CHECK: "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f"

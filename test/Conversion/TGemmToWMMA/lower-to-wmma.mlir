@@ -19,7 +19,7 @@
 // CHECK-NOT: tgemm.
 // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
-// CHECK: scf.for {{.*}} -> (!llvm.array<32 x f32>)
+// CHECK: scf.for {{.*}} -> (!llvm.array<32 x f32>, index, index)
 // CHECK-COUNT-2: nvvm.wmma.load {{.*}} {eltype = #nvvm.mma_type<f16>, frag = #nvvm.mma_frag<a>, k = 16 : i32, layout = #nvvm.mma_layout<row>, m = 16 : i32, n = 16 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>)>
 // CHECK-COUNT-2: nvvm.wmma.load {{.*}} {eltype = #nvvm.mma_type<f16>, frag = #nvvm.mma_frag<b>, k = 16 : i32, layout = #nvvm.mma_layout<col>
 // CHECK-COUNT-4: nvvm.wmma.mma {{.*}} {eltypeA = #nvvm.mma_type<f16>, eltypeB = #nvvm.mma_type<f32>, k = 16 : i32, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, m = 16 : i32, n = 16 : i32}
@@ -41,7 +41,7 @@ func.func @f16_f32(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x6
 // f16 -> f16 with A and B column-major and row-major: the fragment layouts
 // follow the operands; the epilogue scales by alpha in f32 and reads C.
 // CHECK-LABEL: gpu.func @f16_f16_kernel
-// CHECK: scf.for {{.*}} -> (!llvm.array<16 x vector<2xf16>>)
+// CHECK: scf.for {{.*}} -> (!llvm.array<16 x vector<2xf16>>, index, index)
 // CHECK: nvvm.wmma.load {{.*}} frag = #nvvm.mma_frag<a>, k = 16 : i32, layout = #nvvm.mma_layout<col>
 // CHECK: nvvm.wmma.load {{.*}} frag = #nvvm.mma_frag<b>, k = 16 : i32, layout = #nvvm.mma_layout<row>
 // CHECK: nvvm.wmma.mma {{.*}} {eltypeA = #nvvm.mma_type<f16>, eltypeB = #nvvm.mma_type<f16>, k = 16 : i32, layoutA = #nvvm.mma_layout<col>, layoutB = #nvvm.mma_layout<row>

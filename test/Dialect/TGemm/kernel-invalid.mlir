@@ -82,3 +82,33 @@ func.func @store_type(%acc: !tgemm.acc<32x32xi32>, %c: memref<?x?xf32>, %i: inde
   tgemm.store_tile %acc, %c[%i, %i] : !tgemm.acc<32x32xi32>, memref<?x?xf32>
   return
 }
+
+// -----
+
+func.func @slice_values(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                        %acc: !tgemm.acc<32x32xf32>, %i: index) {
+  // expected-error @+1 {{k_slice takes [offset, size], got 3 values}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) k_slice [0, 16, 16]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @slice_past_depth(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                            %acc: !tgemm.acc<32x32xf32>, %i: index) {
+  // expected-error @+1 {{k_slice [16, 32] is not a non-empty part of the stage's 32 elements of K}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) k_slice [16, 32]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @slice_empty(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                       %acc: !tgemm.acc<32x32xf32>, %i: index) {
+  // expected-error @+1 {{k_slice [0, 0] is not a non-empty part of the stage's 32 elements of K}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) k_slice [0, 0]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}

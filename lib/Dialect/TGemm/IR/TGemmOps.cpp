@@ -345,6 +345,12 @@ int64_t MmaTileOp::getDepth() {
   return logicalDims(getA().getType(), getLayoutA()).second;
 }
 
+std::pair<int64_t, int64_t> MmaTileOp::getKRange() {
+  if (std::optional<ArrayRef<int64_t>> slice = getKSlice())
+    return {(*slice)[0], (*slice)[0] + (*slice)[1]};
+  return {0, getDepth()};
+}
+
 LogicalResult MmaTileOp::verify() {
   auto [aM, aK] = logicalDims(getA().getType(), getLayoutA());
   auto [bK, bN] = logicalDims(getB().getType(), getLayoutB());
@@ -352,6 +358,16 @@ LogicalResult MmaTileOp::verify() {
   if (aK != bK)
     return emitOpError() << "A tiles are " << aK << " deep but B tiles are "
                          << bK << " deep";
+  if (std::optional<ArrayRef<int64_t>> slice = getKSlice()) {
+    if (slice->size() != 2)
+      return emitOpError() << "k_slice takes [offset, size], got "
+                           << slice->size() << " values";
+    int64_t offset = (*slice)[0], size = (*slice)[1];
+    if (offset < 0 || size <= 0 || offset + size > aK)
+      return emitOpError() << "k_slice [" << offset << ", " << size
+                           << "] is not a non-empty part of the stage's "
+                           << aK << " elements of K";
+  }
   if (acc.getRows() > aM || acc.getCols() > bN)
     return emitOpError() << "a " << acc.getRows() << "x" << acc.getCols()
                          << " accumulator does not fit the " << aM << "x"

@@ -144,17 +144,27 @@ def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
     `src` and that each of its rows starts on a 16-byte boundary (the copy
     granularity of the op verifier's row rule), so no guard is needed.
 
+    With `if %p`, the copy happens only where `%p` (the same for every
+    thread of the block) is true; otherwise the op does nothing and `dst`
+    keeps its contents. A multistage loop uses it for the refills past the
+    last k-tile, so that its body stays one straight-line block (a lowering
+    may predicate the copy's instructions instead of branching).
+
     ```mlir
     tgemm.copy_tile %A[%m0, %k0], %sa[%stage] async
+        : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
+    tgemm.copy_tile %A[%m0, %k1], %sa[%next] async in_bounds if %refill
         : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
     ```
   }];
   let arguments = (ins Arg<TGemm_TileMemRef, "", [MemRead]>:$src, Index:$row,
                        Index:$col, TGemm_SmemType:$dst, Index:$stage,
-                       UnitAttr:$async, UnitAttr:$in_bounds);
+                       UnitAttr:$async, UnitAttr:$in_bounds,
+                       Optional<I1>:$predicate);
   let assemblyFormat = [{
     $src `[` $row `,` $col `]` `,` $dst `[` $stage `]` (`async` $async^)?
-    (`in_bounds` $in_bounds^)? attr-dict `:` type($src) `,` type($dst)
+    (`in_bounds` $in_bounds^)? (`if` $predicate^)? attr-dict `:` type($src)
+    `,` type($dst)
   }];
   let hasVerifier = 1;
 }
@@ -202,26 +212,40 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
     tiles are stored: A `row` is M x K, `col` is K x M; B `row` is K x N,
     `col` is N x K.
 
+    With `k_slice [offset, size]`, K is only the `size` elements of the
+    stage's depth that start at `offset`: a loop splits one stage's multiply
+    into slices to place other work (the next stage's copies) between them.
+    A lowering needs each slice to be a whole number of its instruction's
+    k-steps.
+
     ```mlir
     %acc1 = tgemm.mma_tile %sa[%s], %sb[%s], %acc0 at [%wm, %wn] layout(row, col)
+        : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>, !tgemm.acc<64x64xf32>
+    %acc2 = tgemm.mma_tile %sa[%s], %sb[%s], %acc1 at [%wm, %wn] layout(row, col)
+        k_slice [16, 16]
         : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>, !tgemm.acc<64x64xf32>
     ```
   }];
   let arguments = (ins TGemm_SmemType:$a, Index:$a_stage, TGemm_SmemType:$b,
                        Index:$b_stage, TGemm_AccumulatorType:$acc,
                        Index:$warp_row, Index:$warp_col,
-                       TGemm_LayoutAttr:$layout_a, TGemm_LayoutAttr:$layout_b);
+                       TGemm_LayoutAttr:$layout_a, TGemm_LayoutAttr:$layout_b,
+                       OptionalAttr<DenseI64ArrayAttr>:$k_slice);
   let results = (outs TGemm_AccumulatorType:$result);
   let assemblyFormat = [{
     $a `[` $a_stage `]` `,` $b `[` $b_stage `]` `,` $acc
     `at` `[` $warp_row `,` $warp_col `]`
     `layout` `(` custom<Layout>($layout_a) `,` custom<Layout>($layout_b) `)`
+    (`k_slice` $k_slice^)?
     attr-dict `:` type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The K depth of one stage.
     int64_t getDepth();
+    /// The K elements this op multiplies: [offset, offset + size) of the
+    /// stage's depth (all of it without `k_slice`).
+    std::pair<int64_t, int64_t> getKRange();
   }];
 }
 

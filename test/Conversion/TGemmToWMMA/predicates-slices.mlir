@@ -1,0 +1,37 @@
+// RUN: tgemm-opt %s --tgemm-lower-to-wmma | FileCheck %s
+
+// The WMMA lowering's copies are synchronous: a predicated copy is branched
+// around. The second 16 of the stage's 32 elements of K are one k-step of
+// m16n16k16: 2 x 2 wmma.mma for a 32x32 accumulator.
+// CHECK-LABEL: gpu.func @kernel
+// CHECK: scf.if %arg3 {
+// CHECK: llvm.load {{.*}} -> vector<4xi32>
+// CHECK: llvm.store {{.*}} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: scf.if %arg3 {
+// CHECK: nvvm.wmma.load
+// CHECK-COUNT-4: nvvm.wmma.mma
+// CHECK-NOT: nvvm.wmma.mma
+// CHECK: gpu.return
+module attributes {gpu.container_module} {
+  gpu.module @m {
+    gpu.func @kernel(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %p: i1)
+        kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %sa = tgemm.alloc_smem : !tgemm.smem<2x32x32xf16>
+      %sb = tgemm.alloc_smem : !tgemm.smem<2x32x32xf16>
+      %acc = tgemm.zero_acc : !tgemm.acc<32x32xf32>
+      tgemm.copy_tile %a[%c0, %c0], %sa[%c0] async in_bounds if %p
+          : memref<?x?xf16>, !tgemm.smem<2x32x32xf16>
+      tgemm.copy_tile %b[%c0, %c0], %sb[%c0] async if %p
+          : memref<?x?xf16>, !tgemm.smem<2x32x32xf16>
+      tgemm.commit_copies
+      tgemm.wait_copies pending = 0
+      gpu.barrier
+      %d = tgemm.mma_tile %sa[%c0], %sb[%c0], %acc at [%c0, %c0] layout(row, col)
+          k_slice [16, 16]
+          : !tgemm.smem<2x32x32xf16>, !tgemm.smem<2x32x32xf16>, !tgemm.acc<32x32xf32>
+      tgemm.store_tile %d, %c[%c0, %c0] : !tgemm.acc<32x32xf32>, memref<?x?xf32>
+      gpu.return
+    }
+  }
+}
