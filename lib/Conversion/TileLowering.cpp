@@ -258,15 +258,25 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
            << "a " << tile.getRows() << "x" << tile.getCols() << "x"
            << mma.getDepth() << " warp tile is not a whole number of " << title
            << " m" << shape.m << "n" << shape.n << "k" << shape.k << " tiles";
-  // Slices of a stage's multiply must each be whole instruction k-steps.
-  WalkResult sliced = kernel.walk([&](MmaTileOp op) {
-    auto [begin, end] = op.getKRange();
+  // Slices of a stage's multiply, and fragments, must each be whole
+  // instruction k-steps.
+  auto wholeSteps = [&](Operation *op, int64_t begin, int64_t end) {
     if (begin % shape.k == 0 && end % shape.k == 0)
       return WalkResult::advance();
-    op.emitOpError() << "k_slice [" << begin << ", " << end - begin
-                     << "] is not a whole number of " << title << " k-steps (k = "
-                     << shape.k << ")";
+    op->emitOpError() << "k_slice [" << begin << ", " << end - begin
+                      << "] is not a whole number of " << title
+                      << " k-steps (k = " << shape.k << ")";
     return WalkResult::interrupt();
+  };
+  WalkResult sliced = kernel.walk([&](Operation *op) {
+    if (auto mma = dyn_cast<MmaTileOp>(op)) {
+      auto [begin, end] = mma.getKRange();
+      return wholeSteps(op, begin, end);
+    }
+    if (auto load = dyn_cast<LoadFragsOp>(op))
+      return wholeSteps(op, load.getKSlice()[0],
+                        load.getKSlice()[0] + load.getKSlice()[1]);
+    return WalkResult::advance();
   });
   if (sliced.wasInterrupted())
     return failure();
@@ -275,6 +285,14 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
     return kernel.emitOpError()
            << "needs a known_block_size of whole warps to lower tile copies";
   return result;
+}
+
+Type mlir::tgemm::getFragmentArrayType(FragsType type,
+                                       const ::tgemm::MmaFact &fact) {
+  int64_t perStep = (type.getRows() / fact.shape.m) * fact.regsA +
+                    (type.getCols() / fact.shape.n) * fact.regsB;
+  return LLVM::LLVMArrayType::get(IntegerType::get(type.getContext(), 32),
+                                  type.getDepth() / fact.shape.k * perStep);
 }
 
 Type mlir::tgemm::getAccumulatorArrayType(AccumulatorType type,
@@ -314,6 +332,9 @@ LogicalResult mlir::tgemm::lowerTileOps(
       [&](SmemType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
   converter.addConversion([&](AccumulatorType type) -> Type {
     return getAccumulatorArrayType(type, fact, reg);
+  });
+  converter.addConversion([&](FragsType type) -> Type {
+    return getFragmentArrayType(type, fact);
   });
   ConversionTarget target(*ctx);
   target.addIllegalDialect<TGemmDialect>();

@@ -49,6 +49,9 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   TGemmTileOptions tile;
   tile.refillAfterMma = wmma;
   tile.interleaveCopies = options.interleaveCopies;
+  // Only the ptx lowering takes prefetched fragments; measured, they pay
+  // in blocks of 8 or more warps.
+  tile.prefetchMinWarps = wmma ? 0 : options.prefetchMinWarps;
   pm.addPass(createTGemmTile(tile));
   if (wmma) {
     TGemmLowerToWMMAOptions lower;

@@ -114,7 +114,7 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
 
 /// Writes the kernel body for `op` into `kernel`.
 void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
-                     bool interleaveCopies) {
+                     bool interleaveCopies, int64_t prefetchMinWarps) {
   MLIRContext *ctx = op.getContext();
   ConfigAttr config = op.getConfigAttr();
   Location loc = op.getLoc();
@@ -163,8 +163,11 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
   int64_t kStep = ::tgemm::commonTile(::tgemm::lookupMmaAnyFamily(
                                           kinds.a, kinds.b, kinds.acc))
                       .k;
-  bool interleave = interleaveCopies && !refillAfterMma && stages > 1 &&
-                    (bk / 2) % kStep == 0;
+  int64_t warps = config.getWarpsM() * config.getWarpsN();
+  bool prefetch = prefetchMinWarps > 0 && warps >= prefetchMinWarps &&
+                  !refillAfterMma && stages > 1 && bk % kStep == 0;
+  bool interleave = !prefetch && interleaveCopies && !refillAfterMma &&
+                    stages > 1 && (bk / 2) % kStep == 0;
 
   // The main loop and the epilogue, once with every tile known to be whole
   // and aligned (`in_bounds`: no guard anywhere), once for any size.
@@ -193,8 +196,9 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
       copyTiles(ob, kt, stage, predicate, 2);
     };
 
-    // Prologue: the first S - 1 k-tiles in flight.
-    for (int64_t s = 0; s + 1 < stages; ++s) {
+    // Prologue: the first S - 1 k-tiles in flight (S with prefetched
+    // fragments, whose loop refills the stage it has just finished).
+    for (int64_t s = 0; s + 1 < stages + (prefetch ? 1 : 0); ++s) {
       scf::IfOp::create(b, loc, im.lt(im.c(s), kTiles),
                         [&](OpBuilder &tb, Location) {
                           copyStage(tb, im.c(s), im.c(s));
@@ -204,10 +208,20 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
     }
 
     auto multiply = [&](OpBuilder &lb, Value stage, Value acc,
-                        DenseI64ArrayAttr slice = {}) -> Value {
+                        DenseI64ArrayAttr slice = {},
+                        Value frags = Value()) -> Value {
       return MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage, acc,
                                warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
-                               LayoutAttr::get(ctx, layoutB), slice);
+                               LayoutAttr::get(ctx, layoutB), slice, frags);
+    };
+    auto fragsType =
+        FragsType::get(ctx, accType.getRows(), accType.getCols(), kStep,
+                       op.getA().getType().getElementType());
+    auto loadFrags = [&](OpBuilder &lb, Value stage, int64_t offset) -> Value {
+      return LoadFragsOp::create(lb, loc, fragsType, sa, stage, sb, stage,
+                                 warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
+                                 LayoutAttr::get(ctx, layoutB),
+                                 lb.getDenseI64ArrayAttr({offset, kStep}));
     };
     Value result;
     if (stages == 1) {
@@ -220,6 +234,52 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
             copyStage(lb, kt, stage);
             gpu::BarrierOp::create(lb, loc);
             scf::YieldOp::create(lb, loc, multiply(lb, stage, iterArgs[0]));
+          });
+      result = loop.getResult(0);
+    } else if (prefetch) {
+      // The stage after `stage`, wrapping at S.
+      auto following = [&](OpBuilder &ob, Value stage) -> Value {
+        IndexMath m{ob, loc};
+        Value next = m.add(stage, 1);
+        Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                            next, m.c(stages));
+        return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
+      };
+      // Tile 0 has landed once at most S - 1 of the S groups are pending.
+      WaitCopiesOp::create(b, loc, stages - 1);
+      gpu::BarrierOp::create(b, loc);
+      Value frags0 = loadFrags(b, im.c(0), 0);
+      // Each iteration multiplies tile kt from its first fragments (loaded
+      // by the previous iteration) up to its last k-step, loads the last
+      // k-step's fragments, waits for tile kt + 1 (at most S - 2 newer
+      // groups pending) and lets the barrier end every warp's reads of tile
+      // kt's stage; then it refills that stage with tile kt + S (predicated
+      // off past the last k-tile), loads tile kt + 1's first fragments, and
+      // multiplies its last k-step from registers, so that the barrier and
+      // the next stage's first fragment loads overlap tensor work.
+      int64_t last = bk - kStep;
+      auto loop = scf::ForOp::create(
+          b, loc, im.c(0), kTiles, im.c(1),
+          ValueRange{acc0, frags0, im.c(0)},
+          [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+            IndexMath m{lb, loc};
+            Value acc = iterArgs[0], frags = iterArgs[1], stage = iterArgs[2];
+            Value lastFrags = frags;
+            if (last > 0) {
+              acc = multiply(lb, stage, acc,
+                             lb.getDenseI64ArrayAttr({0, last}), frags);
+              lastFrags = loadFrags(lb, stage, last);
+            }
+            WaitCopiesOp::create(lb, loc, stages - 2);
+            gpu::BarrierOp::create(lb, loc);
+            Value refill = m.add(kt, m.c(stages));
+            copyStage(lb, refill, stage, m.lt(refill, kTiles));
+            CommitCopiesOp::create(lb, loc);
+            Value next = following(lb, stage);
+            Value nextFrags = loadFrags(lb, next, 0);
+            acc = multiply(lb, stage, acc,
+                           lb.getDenseI64ArrayAttr({last, kStep}), lastFrags);
+            scf::YieldOp::create(lb, loc, ValueRange{acc, nextFrags, next});
           });
       result = loop.getResult(0);
     } else {
@@ -298,7 +358,8 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
 LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
-                         bool refillAfterMma, bool interleaveCopies) {
+                         bool refillAfterMma, bool interleaveCopies,
+                         int64_t prefetchMinWarps) {
   if (!op.getConfigAttr())
     return op.emitOpError()
            << "has no tile config: write config(<...>) or run "
@@ -342,7 +403,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   int32_t threads = config.getNumThreads();
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
-  buildKernelBody(op, kernel, refillAfterMma, interleaveCopies);
+  buildKernelBody(op, kernel, refillAfterMma, interleaveCopies,
+                  prefetchMinWarps);
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.
@@ -398,7 +460,7 @@ struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
         base = n == 0 ? func.str() : (func + "_" + Twine(n)).str();
       } while (symbols.lookup(base + "_module"));
       if (failed(tileMatmul(op, module, base, refillAfterMma,
-                                interleaveCopies)))
+                                interleaveCopies, prefetchMinWarps)))
         return signalPassFailure();
     }
   }

@@ -133,6 +133,11 @@ Value getGlobalElementPointer(OpBuilder &b, Location loc, Value memref,
 /// The threads per block of the kernel (its `known_block_size`).
 int64_t getThreadsPerBlock(gpu::GPUFuncOp kernel);
 
+/// Fragments of a lowered kernel: for each instruction k-step of the
+/// type's depth, the A registers of every m-tile, then the B registers of
+/// every n-tile, as an `!llvm.array` of i32.
+Type getFragmentArrayType(FragsType type, const ::tgemm::MmaFact &fact);
+
 /// The accumulator of a lowered kernel: an `!llvm.array` of the fragment
 /// registers of every (m x n) instruction tile of the warp's tile, in
 /// row-major fragment order.

@@ -57,6 +57,12 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Issue each k-tile's refill copies between halves of "
                      "its multiply (tgemm-tile)"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> prefetchMinWarps{
+      *this, "prefetch-fragments-min-warps",
+      llvm::cl::desc("ptx: in blocks of at least this many warps, load each "
+                     "stage's first fragments before the previous stage's "
+                     "last multiply (tgemm-tile; 0: never)"),
+      llvm::cl::init(8)};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
       llvm::cl::desc("ptx: copy with cp.async (else ld.global + st.shared)"),

@@ -142,12 +142,34 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     number of k-steps of every instruction for the types. It is off by
     default: on the H200 it helps a 128x256x64 f16 block (1.07x) but costs
     a 128x128x32 one (0.88x) and is neutral elsewhere (same file).
+
+    `prefetch-fragments-min-warps=W` (refill before the multiply only; it
+    takes precedence over `interleave-copies`) writes, for blocks of at least
+    W warps, the loop the way CUTLASS's
+    multistage mainloop runs it: the barrier sits before each stage's last
+    k-step, whose fragments are already in registers (`tgemm.load_frags`),
+    and right after it the warp refills the stage it has just finished and
+    loads the next stage's first fragments, so that the barrier and those
+    loads overlap the last k-step's multiplies (`tgemm.mma_tile ...
+    using`). All S stages are in flight (S - 1 without it). The fragments'
+    depth is the k-step common to every instruction for the types. Only the
+    ptx lowering takes fragments. Measured on the H200 at 8192^3
+    (bench/h200-2026-11-30-prefetch.csv): 8-warp blocks, one per SM, gain
+    1.08-1.20x (f16 128x256x64 414 -> 450, 256x128x64 419 -> 453 TFLOP/s);
+    4-warp blocks, two per SM, 0.97-1.04x, and their extra registers spill
+    (two blocks per SM already hide the barrier). So `--tgemm-pipeline`
+    sets W = 8 for the ptx lowering.
   }];
   let options = [
     Option<"refillAfterMma", "refill-after-mma", "bool", /*default=*/"false",
            "Issue the k-loop's refill copies after the multiply">,
     Option<"interleaveCopies", "interleave-copies", "bool", /*default=*/"false",
            "Issue the refill copies between halves of the multiply">,
+    Option<"prefetchMinWarps", "prefetch-fragments-min-warps", "int64_t",
+           /*default=*/"0",
+           "Load each stage's first fragments before the previous stage's "
+           "last multiply (tgemm.load_frags) in blocks of at least this "
+           "many warps (0: never)">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",

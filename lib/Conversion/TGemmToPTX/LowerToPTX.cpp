@@ -275,14 +275,44 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
       return;
     }
     int64_t elementsPerChunk = 128 / ring.elementBits;
+    int64_t chunksPerRow = ring.rowBytes / 16;
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    IndexMath im{rewriter, loc};
+    // Where every round of chunks covers whole rows, a thread's chunks are
+    // one column and rows `threads / chunksPerRow` apart: its sources are
+    // one pointer stepped by a fixed number of bytes, which keeps one
+    // 64-bit address per copy out of the loop's registers.
+    Value firstSource, roundBytes;
+    if (info.threads % chunksPerRow == 0 &&
+        (rows * chunksPerRow) % info.threads == 0) {
+      Value row0 = im.div(tid, chunksPerRow);
+      Value chunk0 = im.rem(tid, chunksPerRow);
+      firstSource = getGlobalElementPointer(
+          rewriter, loc, adaptor.getSrc(), im.add(adaptor.getRow(), row0),
+          im.add(adaptor.getCol(), im.mul(chunk0, elementsPerChunk)));
+      auto meta =
+          memref::ExtractStridedMetadataOp::create(rewriter, loc, adaptor.getSrc());
+      Value roundElements =
+          im.mul(meta.getStrides()[0], info.threads / chunksPerRow);
+      roundBytes = ring.elementBits >= 8
+                       ? im.mul(roundElements, ring.elementBits / 8)
+                       : im.div(roundElements, 8 / ring.elementBits);
+    }
+    int64_t round = 0;
     forEachTileChunk(
-        rewriter, loc, rows, ring.rowBytes / 16, info.threads, tid,
+        rewriter, loc, rows, chunksPerRow, info.threads, tid,
         [&](OpBuilder &b, Value row, Value chunk, bool) {
           IndexMath m{b, loc};
-          Value src = getGlobalElementPointer(
-              b, loc, adaptor.getSrc(), m.add(adaptor.getRow(), row),
-              m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk)));
+          Value src;
+          if (firstSource) {
+            src = LLVM::GEPOp::create(
+                b, loc, firstSource.getType(), b.getI8Type(), firstSource,
+                ValueRange{m.toI64(m.mul(roundBytes, round++))});
+          } else {
+            src = getGlobalElementPointer(
+                b, loc, adaptor.getSrc(), m.add(adaptor.getRow(), row),
+                m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk)));
+          }
           Value dst = offsetSharedPointer(b, loc, stageBase,
                                           ring.chunkOffset(b, loc, row, chunk));
           PtxBuilder ptx(b, loc);
@@ -356,8 +386,7 @@ public:
         // Lanes 0-15 address rows 0-15 of the first 16 bytes of the k-step,
         // lanes 16-31 the same rows 16 bytes further.
         Value row = im.add(m0, im.rem(lane, 16));
-        Value chunk = im.add(im.div(lane, 16), ks * 2);
-        return ldmatrix(ringA, stageA, row, chunk, 4, /*trans=*/false);
+        return ldmatrixAtStep(ringA, stageA, row, im.div(lane, 16), ks, 4);
       }
       // Stored K x M: rows are k; lanes 8-15 and 24-31 address m + 8.
       Value row = im.add(im.add(im.mul(im.div(lane, 16), 8), im.rem(lane, 8)),
@@ -391,8 +420,8 @@ public:
         Value row = im.add(n0, im.rem(lane, 8));
         if (count == 2)
           row = im.add(row, im.mul(im.div(lane, 16), 8));
-        Value chunk = im.add(im.rem(im.div(lane, 8), 2), ks * 2);
-        return ldmatrix(ringB, stageB, row, chunk, 2 * count, false);
+        return ldmatrixAtStep(ringB, stageB, row, im.rem(im.div(lane, 8), 2),
+                              ks, 2 * count);
       }
       // Stored K x N: rows are k.
       Value row = im.add(
@@ -421,13 +450,39 @@ public:
   }
 
 private:
+  /// ldmatrix of chunk `chunk` (0 or 1) of k-step `ks` of `row`, stored
+  /// along K. With the XOR swizzle and rows of 64 bytes or more, the
+  /// k-step's chunks are those of step 0 XOR 2 * ks (the key permutes the
+  /// low three chunk bits, c + 2 * ks sets bits c does not, and lines are
+  /// 128-byte aligned), so the address is step 0's XOR 32 * ks: one
+  /// loop-invariant offset per row instead of one per row and k-step.
+  SmallVector<Value> ldmatrixAtStep(const RingLayout &ring, Value stage,
+                                    Value row, Value chunk, int64_t ks,
+                                    int64_t matrices) {
+    bool xorSteps = ring.swizzle == RingSwizzle::Xor && ring.rowBytes >= 64 &&
+                    ks * kStepBytes < ring.rowBytes;
+    if (!xorSteps || ks == 0)
+      return ldmatrix(ring, stage, row, im.add(chunk, ks * 2), matrices,
+                      /*trans=*/false);
+    return ldmatrix(ring, stage, row, chunk, matrices, /*trans=*/false,
+                    ks * kStepBytes);
+  }
+
+  /// With `xorBytes`, the 32-bit shared address is XORed with it (the
+  /// kernel's shared memory is 128-byte aligned).
   SmallVector<Value> ldmatrix(const RingLayout &ring, Value stage, Value row,
-                              Value chunk, int64_t matrices, bool trans) {
+                              Value chunk, int64_t matrices, bool trans,
+                              int64_t xorBytes = 0) {
     Value ptr = offsetSharedPointer(b, loc, stage,
                                     ring.chunkOffset(b, loc, row, chunk));
     PtxBuilder ptx(b, loc);
     std::string regs = ptx.outputs(b.getI32Type(), "=r", matrices);
-    std::string address = ptx.input(sharedAddress32(b, loc, ptr), "r");
+    Value address32 = sharedAddress32(b, loc, ptr);
+    if (xorBytes)
+      address32 = LLVM::XOrOp::create(
+          b, loc, address32,
+          LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(xorBytes)));
+    std::string address = ptx.input(address32, "r");
     return ptx.emit(Twine("ldmatrix.sync.aligned.m8n8.x") + Twine(matrices) +
                     (trans ? ".trans" : "") + ".shared.b16 " + regs + ", [" +
                     address + "];");
@@ -469,18 +524,108 @@ private:
   Value lane, group, inGroup;
 };
 
+/// One k-step's fragments: the A registers of each m-tile and the B
+/// registers of each n-tile.
+struct Step {
+  SmallVector<SmallVector<Value>> a, b;
+};
+
+/// Loads k-step `ks` of the warp's fragments.
+Step loadStep(FragmentLoader &loader, int64_t fragsM, int64_t fragsN,
+              int64_t ks) {
+  Step step;
+  for (int64_t fm = 0; fm < fragsM; ++fm)
+    step.a.push_back(loader.loadA(fm, ks));
+  for (int64_t fn = 0; fn < fragsN; fn += 2) {
+    int64_t count = std::min<int64_t>(2, fragsN - fn);
+    SmallVector<Value> r = loader.loadB(fn, count, ks);
+    for (int64_t f = 0; f < count; ++f)
+      step.b.push_back({r[2 * f], r[2 * f + 1]});
+  }
+  return step;
+}
+
+/// The stage pointers of `a` and `b` and a fragment loader over them.
+template <typename Op, typename Adaptor>
+FragmentLoader makeLoader(OpBuilder &b, Location loc, const KernelInfo &info,
+                          Op op, Adaptor adaptor) {
+  IndexMath im{b, loc};
+  const RingLayout &ringA = info.ring(op.getA());
+  const RingLayout &ringB = info.ring(op.getB());
+  Value stageA = offsetSharedPointer(b, loc, adaptor.getA(),
+                                     im.mul(adaptor.getAStage(), ringA.stagePitch));
+  Value stageB = offsetSharedPointer(b, loc, adaptor.getB(),
+                                     im.mul(adaptor.getBStage(), ringB.stagePitch));
+  return FragmentLoader(b, loc, info, ringA, stageA, op.getLayoutA(), ringB,
+                        stageB, op.getLayoutB(), adaptor.getWarpRow(),
+                        adaptor.getWarpCol());
+}
+
+/// Steps in the order of getFragmentArrayType: per step, A then B.
+Value packSteps(OpBuilder &b, Location loc, Type arrayType,
+                ArrayRef<Step> steps) {
+  Value array = LLVM::PoisonOp::create(b, loc, arrayType);
+  int64_t i = 0;
+  for (const Step &step : steps)
+    for (const auto *part : {&step.a, &step.b})
+      for (const SmallVector<Value> &regs : *part)
+        for (Value reg : regs)
+          array = LLVM::InsertValueOp::create(b, loc, array, reg, i++);
+  return array;
+}
+
+SmallVector<Step> unpackSteps(OpBuilder &b, Location loc, Value array,
+                              int64_t steps, int64_t fragsM, int64_t fragsN,
+                              const MmaSyncAtom &atom) {
+  SmallVector<Step> result(steps);
+  int64_t i = 0;
+  auto take = [&](int regs) {
+    SmallVector<Value> values;
+    for (int r = 0; r < regs; ++r)
+      values.push_back(LLVM::ExtractValueOp::create(b, loc, array, i++));
+    return values;
+  };
+  for (Step &step : result) {
+    for (int64_t fm = 0; fm < fragsM; ++fm)
+      step.a.push_back(take(atom.fact.regsA));
+    for (int64_t fn = 0; fn < fragsN; ++fn)
+      step.b.push_back(take(atom.fact.regsB));
+  }
+  return result;
+}
+
+/// A warp's fragments for a slice of a stage, into registers.
+struct LoadFragsLowering : public KernelPattern<LoadFragsOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(LoadFragsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const MmaSyncAtom &atom = info.atom;
+    FragsType type = op.getResult().getType();
+    FragmentLoader loader = makeLoader(rewriter, loc, info, op, adaptor);
+    int64_t first = op.getKSlice()[0] / atom.k();
+    SmallVector<Step> steps;
+    for (int64_t ks = first; ks < first + type.getDepth() / atom.k(); ++ks)
+      steps.push_back(loadStep(loader, type.getRows() / atom.m(),
+                               type.getCols() / atom.n(), ks));
+    rewriter.replaceOp(
+        op, packSteps(rewriter, loc,
+                      getTypeConverter()->convertType(type), steps));
+    return success();
+  }
+};
+
 /// The warp's k-steps: fragments of step s + 1 are loaded before the mma of
-/// step s, so shared-memory latency hides behind tensor-core work.
+/// step s, so shared-memory latency hides behind tensor-core work. With
+/// `using`, the first steps come from registers.
 struct MmaTileLowering : public KernelPattern<MmaTileOp> {
   using KernelPattern::KernelPattern;
   LogicalResult
   matchAndRewrite(MmaTileOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
     const MmaSyncAtom &atom = info.atom;
-    const RingLayout &ringA = info.ring(op.getA());
-    const RingLayout &ringB = info.ring(op.getB());
     AccumulatorType accType = op.getAcc().getType();
     int64_t fragsM = accType.getRows() / atom.m();
     int64_t fragsN = accType.getCols() / atom.n();
@@ -488,30 +633,17 @@ struct MmaTileLowering : public KernelPattern<MmaTileOp> {
     int64_t firstStep = kBegin / atom.k(), endStep = kEnd / atom.k();
     int regs = atom.fact.regsAcc;
 
-    Value stageA = offsetSharedPointer(
-        rewriter, loc, adaptor.getA(),
-        im.mul(adaptor.getAStage(), ringA.stagePitch));
-    Value stageB = offsetSharedPointer(
-        rewriter, loc, adaptor.getB(),
-        im.mul(adaptor.getBStage(), ringB.stagePitch));
-    FragmentLoader loader(rewriter, loc, info, ringA, stageA, op.getLayoutA(),
-                          ringB, stageB, op.getLayoutB(), adaptor.getWarpRow(),
-                          adaptor.getWarpCol());
-
-    struct Step {
-      SmallVector<SmallVector<Value>> a, b; // per m- and n-fragment
-    };
+    FragmentLoader loader = makeLoader(rewriter, loc, info, op, adaptor);
+    SmallVector<Step> given;
+    if (Value frags = adaptor.getFrags())
+      given = unpackSteps(rewriter, loc, frags,
+                          cast<FragsType>(op.getFrags().getType()).getDepth() /
+                              atom.k(),
+                          fragsM, fragsN, atom);
     auto load = [&](int64_t ks) {
-      Step step;
-      for (int64_t fm = 0; fm < fragsM; ++fm)
-        step.a.push_back(loader.loadA(fm, ks));
-      for (int64_t fn = 0; fn < fragsN; fn += 2) {
-        int64_t count = std::min<int64_t>(2, fragsN - fn);
-        SmallVector<Value> r = loader.loadB(fn, count, ks);
-        for (int64_t f = 0; f < count; ++f)
-          step.b.push_back({r[2 * f], r[2 * f + 1]});
-      }
-      return step;
+      if (ks - firstStep < static_cast<int64_t>(given.size()))
+        return given[ks - firstStep];
+      return loadStep(loader, fragsM, fragsN, ks);
     };
 
     SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
@@ -696,8 +828,9 @@ struct LowerToPTXPass
                         [&](RewritePatternSet &patterns,
                             const TypeConverter &converter) {
                           patterns.add<CopyTileLowering, CommitCopiesLowering,
-                                       WaitCopiesLowering, MmaTileLowering,
-                                       StoreTileLowering>(converter, ctx, info);
+                                       WaitCopiesLowering, LoadFragsLowering,
+                                       MmaTileLowering, StoreTileLowering>(
+                              converter, ctx, info);
                         });
   }
 

@@ -452,6 +452,17 @@ struct LowerToWMMAPass
     auto [mma, fact, threads] = *selected;
     if (!mma)
       return success();
+    // wmma.load fragments are opaque to the program: they are loaded and
+    // consumed in one place, never carried across a barrier.
+    WalkResult carried = kernel.walk([](LoadFragsOp load) {
+      load.emitOpError()
+          << "is not supported by the wmma lowering; tile with "
+             "prefetch-fragments-min-warps=0 (as --tgemm-pipeline does for "
+             "wmma)";
+      return WalkResult::interrupt();
+    });
+    if (carried.wasInterrupted())
+      return failure();
     MLIRContext *ctx = kernel.getContext();
     // WMMA loads its fragments itself: a row.col-only instruction binds the
     // operands' storage.

@@ -112,3 +112,75 @@ func.func @slice_empty(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf
       : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
   return
 }
+
+// -----
+
+func.func @frags_slice(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>, %i: index) {
+  // expected-error @+1 {{a k_slice of 16 elements does not make '!tgemm.frags<32x32x32xf16>'}}
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [0, 16]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.frags<32x32x32xf16>
+  return
+}
+
+// -----
+
+func.func @frags_type(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>, %i: index) {
+  // expected-error @+1 {{loads '!tgemm.frags<32x32x16xbf16>' from rings of 'f16' and 'f16'}}
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [0, 16]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.frags<32x32x16xbf16>
+  return
+}
+
+// -----
+
+func.func @frags_fit(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>, %i: index) {
+  // expected-error @+1 {{fragments of a 128x32 warp tile do not fit the 64x64 block tile}}
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [16, 16]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.frags<128x32x16xf16>
+  return
+}
+
+// -----
+
+func.func @frags_range(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>, %i: index) {
+  // expected-error @+1 {{k_slice [24, 16] is not a non-empty part of the stage's 32 elements of K}}
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [24, 16]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.frags<32x32x16xf16>
+  return
+}
+
+// -----
+
+func.func @using_mismatch(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                          %acc: !tgemm.acc<32x32xf32>, %f: !tgemm.frags<32x64x16xf16>, %i: index) {
+  // expected-error @+1 {{cannot start a 32x32x32 multiply of 'f16' with '!tgemm.frags<32x64x16xf16>'}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col)
+      using(%f : !tgemm.frags<32x64x16xf16>)
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @using_deeper(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                        %acc: !tgemm.acc<32x32xf32>, %f: !tgemm.frags<32x32x32xf16>, %i: index) {
+  // expected-error @+1 {{cannot start a 32x32x16 multiply of 'f16' with '!tgemm.frags<32x32x32xf16>'}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) k_slice [16, 16]
+      using(%f : !tgemm.frags<32x32x32xf16>)
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{fragment sizes must be positive, got 32x0x16}}
+func.func @frags_zero(%f: !tgemm.frags<32x0x16xf16>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{fragments of 'f64': not a tensor-core operand type}}
+func.func @frags_f64(%f: !tgemm.frags<32x32x16xf64>) {
+  return
+}

@@ -14,7 +14,8 @@
 // CHECK: tgemm.commit_copies
 // CHECK: tgemm.wait_copies pending = 2
 // CHECK: %[[D0:.*]] = tgemm.mma_tile %[[SA]][%{{.*}}], %[[SB]][%{{.*}}], %[[ACC]] at[%{{.*}}, %{{.*}}] layout(row, row) : <3x128x32xf16>, <3x32x128xf16>, <64x64xf32>
-// CHECK: %[[D:.*]] = tgemm.mma_tile %[[SA]][%{{.*}}], %[[SB]][%{{.*}}], %[[D0]] at[%{{.*}}, %{{.*}}] layout(row, row) k_slice [16, 16] : <3x128x32xf16>, <3x32x128xf16>, <64x64xf32>
+// CHECK: %[[F:.*]] = tgemm.load_frags %[[SA]][%{{.*}}], %[[SB]][%{{.*}}] at[%{{.*}}, %{{.*}}] layout(row, row) k_slice [16, 16] : <3x128x32xf16>, <3x32x128xf16>, <64x64x16xf16>
+// CHECK: %[[D:.*]] = tgemm.mma_tile %[[SA]][%{{.*}}], %[[SB]][%{{.*}}], %[[D0]] at[%{{.*}}, %{{.*}}] layout(row, row) k_slice [16, 16] using(%[[F]] : !tgemm.frags<64x64x16xf16>) : <3x128x32xf16>, <3x32x128xf16>, <64x64xf32>
 // CHECK: tgemm.store_tile %[[D]], %{{.*}}[%{{.*}}, %{{.*}}] alpha(2.000000e+00) beta(1.000000e+00) : <64x64xf32>, memref<?x?xbf16>
 func.func @tile_ops(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf16>, %i: index, %p: i1) {
   %sa = tgemm.alloc_smem : !tgemm.smem<3x128x32xf16>
@@ -27,7 +28,10 @@ func.func @tile_ops(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf1
   tgemm.wait_copies pending = 2
   %d0 = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, row)
       : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x32x128xf16>, !tgemm.acc<64x64xf32>
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, row) k_slice [16, 16]
+      : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x32x128xf16>, !tgemm.frags<64x64x16xf16>
   %d = tgemm.mma_tile %sa[%i], %sb[%i], %d0 at [%i, %i] layout(row, row) k_slice [16, 16]
+      using(%f : !tgemm.frags<64x64x16xf16>)
       : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x32x128xf16>, !tgemm.acc<64x64xf32>
   tgemm.store_tile %d, %c[%i, %i] alpha(2.0) beta(1.0) : !tgemm.acc<64x64xf32>, memref<?x?xbf16>
   return

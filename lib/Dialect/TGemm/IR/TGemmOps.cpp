@@ -345,6 +345,44 @@ int64_t MmaTileOp::getDepth() {
   return logicalDims(getA().getType(), getLayoutA()).second;
 }
 
+/// `slice` is [offset, size], a non-empty part of a stage `depth` deep.
+static LogicalResult verifyKSlice(Operation *op, ArrayRef<int64_t> slice,
+                                  int64_t depth) {
+  if (slice.size() != 2)
+    return op->emitOpError() << "k_slice takes [offset, size], got "
+                             << slice.size() << " values";
+  int64_t offset = slice[0], size = slice[1];
+  if (offset < 0 || size <= 0 || offset + size > depth)
+    return op->emitOpError() << "k_slice [" << offset << ", " << size
+                             << "] is not a non-empty part of the stage's "
+                             << depth << " elements of K";
+  return success();
+}
+
+LogicalResult LoadFragsOp::verify() {
+  auto [aM, aK] = logicalDims(getA().getType(), getLayoutA());
+  auto [bK, bN] = logicalDims(getB().getType(), getLayoutB());
+  FragsType type = getResult().getType();
+  if (aK != bK)
+    return emitOpError() << "A tiles are " << aK << " deep but B tiles are "
+                         << bK << " deep";
+  if (failed(verifyKSlice(getOperation(), getKSlice(), aK)))
+    return failure();
+  if (getKSlice()[1] != type.getDepth())
+    return emitOpError() << "a k_slice of " << getKSlice()[1]
+                         << " elements does not make " << type;
+  Type element = getA().getType().getElementType();
+  if (element != getB().getType().getElementType() ||
+      element != type.getElementType())
+    return emitOpError() << "loads " << type << " from rings of " << element
+                         << " and " << getB().getType().getElementType();
+  if (type.getRows() > aM || type.getCols() > bN)
+    return emitOpError() << "fragments of a " << type.getRows() << "x"
+                         << type.getCols() << " warp tile do not fit the "
+                         << aM << "x" << bN << " block tile";
+  return success();
+}
+
 std::pair<int64_t, int64_t> MmaTileOp::getKRange() {
   if (std::optional<ArrayRef<int64_t>> slice = getKSlice())
     return {(*slice)[0], (*slice)[0] + (*slice)[1]};
@@ -358,15 +396,19 @@ LogicalResult MmaTileOp::verify() {
   if (aK != bK)
     return emitOpError() << "A tiles are " << aK << " deep but B tiles are "
                          << bK << " deep";
-  if (std::optional<ArrayRef<int64_t>> slice = getKSlice()) {
-    if (slice->size() != 2)
-      return emitOpError() << "k_slice takes [offset, size], got "
-                           << slice->size() << " values";
-    int64_t offset = (*slice)[0], size = (*slice)[1];
-    if (offset < 0 || size <= 0 || offset + size > aK)
-      return emitOpError() << "k_slice [" << offset << ", " << size
-                           << "] is not a non-empty part of the stage's "
-                           << aK << " elements of K";
+  if (std::optional<ArrayRef<int64_t>> slice = getKSlice())
+    if (failed(verifyKSlice(getOperation(), *slice, aK)))
+      return failure();
+  if (Value frags = getFrags()) {
+    auto type = cast<FragsType>(frags.getType());
+    auto [begin, end] = getKRange();
+    if (type.getRows() != acc.getRows() || type.getCols() != acc.getCols() ||
+        type.getElementType() != getA().getType().getElementType() ||
+        type.getDepth() > end - begin)
+      return emitOpError()
+             << "cannot start a " << acc.getRows() << "x" << acc.getCols()
+             << "x" << end - begin << " multiply of "
+             << getA().getType().getElementType() << " with " << type;
   }
   if (acc.getRows() > aM || acc.getCols() > bN)
     return emitOpError() << "a " << acc.getRows() << "x" << acc.getCols()

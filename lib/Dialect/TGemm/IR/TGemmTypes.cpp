@@ -82,3 +82,29 @@ AccumulatorType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ": expected f32, f16 or i32";
   return success();
 }
+
+Type FragsType::parse(AsmParser &parser) {
+  SmallVector<int64_t, 3> shape;
+  Type elementType;
+  if (parseShapeAndType(parser, 3, shape, elementType))
+    return {};
+  return parser.getChecked<FragsType>(parser.getContext(), shape[0], shape[1],
+                                      shape[2], elementType);
+}
+
+void FragsType::print(AsmPrinter &printer) const {
+  printShapeAndType(printer, {getRows(), getCols(), getDepth()},
+                    getElementType());
+}
+
+LogicalResult FragsType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t rows, int64_t cols, int64_t depth,
+                                Type elementType) {
+  if (rows < 1 || cols < 1 || depth < 1)
+    return emitError() << "fragment sizes must be positive, got " << rows
+                       << "x" << cols << "x" << depth;
+  if (!getOperandKind(elementType))
+    return emitError() << "fragments of " << elementType
+                       << ": not a tensor-core operand type";
+  return success();
+}

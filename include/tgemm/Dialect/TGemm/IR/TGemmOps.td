@@ -218,6 +218,12 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
     A lowering needs each slice to be a whole number of its instruction's
     k-steps.
 
+    With `using(%f : !tgemm.frags<...>)`, the first D elements of the slice
+    (D the fragments' depth) are multiplied from `%f`, which
+    `tgemm.load_frags` loaded from the same stage, warp offsets and K
+    offset, possibly before a barrier after which the stage may be
+    refilled; the rest of the slice is read from the stage.
+
     ```mlir
     %acc1 = tgemm.mma_tile %sa[%s], %sb[%s], %acc0 at [%wm, %wn] layout(row, col)
         : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>, !tgemm.acc<64x64xf32>
@@ -230,13 +236,15 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
                        Index:$b_stage, TGemm_AccumulatorType:$acc,
                        Index:$warp_row, Index:$warp_col,
                        TGemm_LayoutAttr:$layout_a, TGemm_LayoutAttr:$layout_b,
-                       OptionalAttr<DenseI64ArrayAttr>:$k_slice);
+                       OptionalAttr<DenseI64ArrayAttr>:$k_slice,
+                       Optional<TGemm_FragsType>:$frags);
   let results = (outs TGemm_AccumulatorType:$result);
   let assemblyFormat = [{
     $a `[` $a_stage `]` `,` $b `[` $b_stage `]` `,` $acc
     `at` `[` $warp_row `,` $warp_col `]`
     `layout` `(` custom<Layout>($layout_a) `,` custom<Layout>($layout_b) `)`
     (`k_slice` $k_slice^)?
+    (`using` `(` $frags^ `:` type($frags) `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
@@ -247,6 +255,38 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
     /// stage's depth (all of it without `k_slice`).
     std::pair<int64_t, int64_t> getKRange();
   }];
+}
+
+def TGemm_LoadFragsOp : TGemm_Op<"load_frags"> {
+  let summary = "A warp loads the operand fragments of a slice of a stage";
+  let description = [{
+    The warp loads, into registers, the fragments `tgemm.mma_tile` would
+    read from stage `a_stage` of `a` and `b_stage` of `b` at warp offsets
+    (`warp_row`, `warp_col`) for the K elements [offset, offset + size) of
+    the stage's depth (`k_slice`, required; size is the result's depth).
+    Once loaded they no longer depend on shared memory: a k-loop loads the
+    next stage's first fragments right after its barrier and multiplies
+    them in the next iteration (`tgemm.mma_tile ... using`).
+
+    ```mlir
+    %f = tgemm.load_frags %sa[%s], %sb[%s] at [%wm, %wn] layout(row, col)
+        k_slice [0, 16] : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>,
+        !tgemm.frags<64x64x16xf16>
+    ```
+  }];
+  let arguments = (ins TGemm_SmemType:$a, Index:$a_stage, TGemm_SmemType:$b,
+                       Index:$b_stage, Index:$warp_row, Index:$warp_col,
+                       TGemm_LayoutAttr:$layout_a, TGemm_LayoutAttr:$layout_b,
+                       DenseI64ArrayAttr:$k_slice);
+  let results = (outs TGemm_FragsType:$result);
+  let assemblyFormat = [{
+    $a `[` $a_stage `]` `,` $b `[` $b_stage `]`
+    `at` `[` $warp_row `,` $warp_col `]`
+    `layout` `(` custom<Layout>($layout_a) `,` custom<Layout>($layout_b) `)`
+    `k_slice` $k_slice
+    attr-dict `:` type($a) `,` type($b) `,` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {

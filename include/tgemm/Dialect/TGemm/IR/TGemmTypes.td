@@ -47,4 +47,26 @@ def TGemm_AccumulatorType : TGemm_Type<"Accumulator", "acc"> {
   let genVerifyDecl = 1;
 }
 
+def TGemm_FragsType : TGemm_Type<"Frags", "frags"> {
+  let summary = "A warp's A and B operand fragments for a slice of K";
+  let description = [{
+    `!tgemm.frags<RxCxKxT>` holds, in one warp's registers, the A fragments
+    of R rows and the B fragments of C columns for K elements of depth, of
+    operand type T: what the warp needs to multiply K of its R x C
+    accumulator. It lets a k-loop load the next stage's first fragments
+    before it finishes the current stage (`tgemm.load_frags`, and
+    `tgemm.mma_tile ... using`). The register layout is the lowering's.
+
+    ```mlir
+    %f = tgemm.load_frags %sa[%s], %sb[%s] at [%wm, %wn] layout(row, col)
+        k_slice [0, 16] : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>,
+        !tgemm.frags<64x64x16xf16>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$cols, "int64_t":$depth,
+                        "Type":$elementType);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 #endif // TGEMM_TYPES_TD
