@@ -223,6 +223,15 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
                                  LayoutAttr::get(ctx, layoutB),
                                  lb.getDenseI64ArrayAttr({offset, kStep}));
     };
+    // The ring's stage after `stage`: stages travel as loop-carried
+    // indices, so no iteration divides by S.
+    auto following = [&](OpBuilder &ob, Value stage) -> Value {
+      IndexMath m{ob, loc};
+      Value next = m.add(stage, 1);
+      Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                          next, m.c(stages));
+      return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
+    };
     Value result;
     if (stages == 1) {
       // One buffer: refill it only after every warp is done with it.
@@ -237,14 +246,6 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
           });
       result = loop.getResult(0);
     } else if (prefetch) {
-      // The stage after `stage`, wrapping at S.
-      auto following = [&](OpBuilder &ob, Value stage) -> Value {
-        IndexMath m{ob, loc};
-        Value next = m.add(stage, 1);
-        Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
-                                            next, m.c(stages));
-        return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
-      };
       // Tile 0 has landed once at most S - 1 of the S groups are pending.
       WaitCopiesOp::create(b, loc, stages - 1);
       gpu::BarrierOp::create(b, loc);
@@ -283,15 +284,6 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
           });
       result = loop.getResult(0);
     } else {
-      // The ring's stage after `stage`; stages travel as loop-carried
-      // indices, so no iteration divides by S.
-      auto following = [&](OpBuilder &ob, Value stage) -> Value {
-        IndexMath m{ob, loc};
-        Value next = m.add(stage, 1);
-        Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
-                                            next, m.c(stages));
-        return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
-      };
       // Each iteration waits for tile kt (landed once at most S - 2 newer
       // groups are pending), lets the barrier end every warp's use of the
       // stage refilled next (that of kt - 1), refills it with tile
