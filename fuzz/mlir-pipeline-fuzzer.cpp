@@ -119,6 +119,11 @@ void chooseOptions(uint64_t bits, mlir::tgemm::PipelineOptions &options) {
   // The NVPTX back end dominates the run time; -O0 keeps it short and
   // takes other paths through it.
   options.optLevel = pick(bits, 4) ? 3 : 0;
+  // The k-loop's shapes: the default, prefetched fragments for any block,
+  // and interleaved copies.
+  static const int64_t prefetchWarps[] = {8, 8, 1, 0};
+  options.prefetchMinWarps = prefetchWarps[pick(bits, 4)];
+  options.interleaveCopies = pick(bits, 4) == 0;
 }
 
 /// Collects diagnostics, bounded, for a finding's report.
