@@ -116,6 +116,30 @@ void mlir::tgemm::emitWhere(OpBuilder &b, Location loc, Value predicate,
   });
 }
 
+void mlir::tgemm::emitTileCopy(OpBuilder &b, Location loc, CopyTileOp op,
+                               Value src, Value row, Value col,
+                               function_ref<void(OpBuilder &)> whole,
+                               function_ref<void(OpBuilder &)> edge) {
+  if (op.getInBounds()) {
+    whole(b);
+    return;
+  }
+  SmemType type = op.getDst().getType();
+  Value inside = isWholeAlignedTile(b, loc, src, row, col, type.getRows(),
+                                    type.getCols());
+  // All tiles are whole when the sizes are tile multiples.
+  scf::IfOp::create(
+      b, loc, inside,
+      [&](OpBuilder &tb, Location) {
+        whole(tb);
+        scf::YieldOp::create(tb, loc);
+      },
+      [&](OpBuilder &eb, Location) {
+        edge(eb);
+        scf::YieldOp::create(eb, loc);
+      });
+}
+
 void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,
                                    Value row, Value col, Value stageBase,
                                    const RingLayout &ring, int64_t tileRows,

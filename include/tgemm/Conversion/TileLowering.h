@@ -85,6 +85,13 @@ void forEachTileChunk(
 void emitWhere(OpBuilder &b, Location loc, Value predicate,
                function_ref<void(OpBuilder &)> emit);
 
+/// The copy of `op`'s tile: `whole` for a tile known (`in_bounds`) or found
+/// at run time (`isWholeAlignedTile`) to lie inside its operand with
+/// 16-byte aligned rows, else `edge`.
+void emitTileCopy(OpBuilder &b, Location loc, CopyTileOp op, Value src,
+                  Value row, Value col, function_ref<void(OpBuilder &)> whole,
+                  function_ref<void(OpBuilder &)> edge);
+
 /// A synchronous global->shared tile copy: every thread loads its 16-byte
 /// chunks (all loads of a round before its stores) and stores them where
 /// `ring` places them in the stage at `stageBase`. The tile must lie inside

@@ -136,29 +136,19 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     return success();
   }
 
+  /// Tiles inside the operand with aligned rows take the fast copy; the
+  /// others the edge copy.
   void emitCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
                 OpAdaptor adaptor, Value stageBase,
                 const RingLayout &ring) const {
-    int64_t rows = op.getDst().getType().getRows();
-    if (op.getInBounds()) {
-      emitWholeCopy(rewriter, loc, op, adaptor, stageBase, ring);
-      return;
-    }
-    Value whole = isWholeAlignedTile(rewriter, loc, adaptor.getSrc(),
-                                     adaptor.getRow(), adaptor.getCol(), rows,
-                                     op.getDst().getType().getCols());
-    // Tiles inside the operand with aligned rows (all of them when the
-    // sizes are tile multiples) take the fast copy; the others are loaded
-    // element by element under a mask, zero outside the operand.
-    scf::IfOp::create(
-        rewriter, loc, whole,
-        [&](OpBuilder &b, Location) {
+    emitTileCopy(
+        rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
+        adaptor.getCol(),
+        [&](OpBuilder &b) {
           emitWholeCopy(b, loc, op, adaptor, stageBase, ring);
-          scf::YieldOp::create(b, loc);
         },
-        [&](OpBuilder &b, Location) {
+        [&](OpBuilder &b) {
           emitEdgeCopy(b, loc, op, adaptor, stageBase, ring);
-          scf::YieldOp::create(b, loc);
         });
   }
 

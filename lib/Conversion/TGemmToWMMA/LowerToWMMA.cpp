@@ -258,34 +258,24 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     return success();
   }
 
+  /// Tiles inside the operand with aligned rows take the unguarded copy;
+  /// the others the masked one.
   void emitCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
                 OpAdaptor adaptor, Value stageBase,
                 const RingLayout &ring) const {
-    SmemType type = op.getDst().getType();
-    if (op.getInBounds()) {
-      emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
-                       adaptor.getCol(), stageBase, ring, type.getRows(),
-                       info.threads);
-      return;
-    }
-    Value whole = isWholeAlignedTile(rewriter, loc, adaptor.getSrc(),
-                                     adaptor.getRow(), adaptor.getCol(),
-                                     type.getRows(), type.getCols());
-    // Tiles inside the operand with aligned rows (all of them when the
-    // sizes are tile multiples) take the unguarded copy.
-    scf::IfOp::create(
-        rewriter, loc, whole,
-        [&](OpBuilder &b, Location) {
+    int64_t rows = op.getDst().getType().getRows();
+    emitTileCopy(
+        rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
+        adaptor.getCol(),
+        [&](OpBuilder &b) {
           emitSyncTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
-                           adaptor.getCol(), stageBase, ring, type.getRows(),
+                           adaptor.getCol(), stageBase, ring, rows,
                            info.threads);
-          scf::YieldOp::create(b, loc);
         },
-        [&](OpBuilder &b, Location) {
+        [&](OpBuilder &b) {
           emitGuardedTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
-                              adaptor.getCol(), stageBase, ring,
-                              type.getRows(), info.threads);
-          scf::YieldOp::create(b, loc);
+                              adaptor.getCol(), stageBase, ring, rows,
+                              info.threads);
         });
   }
 };
