@@ -10,9 +10,9 @@
 #                                       DIR/tune.csv (tune.py's columns)
 #   python3 scripts/tune.py pick DIR/tune.csv --merge --out configs/h200.json
 #
-# Candidates compile with spills allowed (unlike tune.py's plan): ptxas
-# reports a few bytes of spills for the prefetching 8-warp kernels, which
-# measured faster than the spill-free ones (bench/README.md).
+# The candidates are not filtered by ptxas: the prefetching 8-warp kernels
+# spill a few bytes (within tune.py's MAX_SPILL_BYTES) and measured faster
+# than the spill-free ones (bench/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:?usage: bench/retune-ptx.sh prepare|run [DIR]}

@@ -7,7 +7,8 @@ that the compiler's `config auto` and scripts/study.py read.
                                   candidate configs, prune (a lower bound of
                                   shared memory and the accumulator's
                                   registers; then what the compiler rejects
-                                  and what ptxas spills), keep the best by a
+                                  and what spills more than MAX_SPILL_BYTES
+                                  by ptxas), keep the best by a
                                   heuristic up to a GPU-time budget, compile
                                   them under DIR (default build/tune), write
                                   DIR/plan.txt and DIR/candidates.csv
@@ -73,6 +74,12 @@ BLOCKS_PER_SM = 32
 # more spills (ptx f16 128x128 with 2x2 warps: 128 accumulator registers,
 # 240 in all).
 MAX_ACC_REGS = 128
+# Spills (bytes per thread, stores or loads) a candidate may have and still
+# run: the ptx kernels of 8-warp blocks, which carry the next stage's
+# fragments across the barrier, spill 4-24 bytes at 255 registers and
+# measured faster than every spill-free tile (bench/README.md, "Fragments
+# carried across the barrier"); anything heavier is pruned.
+MAX_SPILL_BYTES = 32
 # Registers besides the accumulator (fragments, addresses), a guess for
 # occupancy.
 OTHER_REGS = 96
@@ -230,8 +237,9 @@ def choose(precision, lowering, ranked, cap, compiled, records, compile_jobs,
            batch_limit=8):
     """Walks each class's ranked candidates, round-robin over the classes,
     compiling up to `batch_limit` at a time, until each class has `cap`
-    that compile without spills or has none left. A candidate heavier()
-    than one that spilled is skipped without compiling. `compiled` (stem ->
+    that compile within MAX_SPILL_BYTES of spills or has none left. A
+    candidate heavier() than one that spilled more is skipped without
+    compiling. `compiled` (stem ->
     result) is shared across groups; every compile and skip is appended to
     `records`. Returns {class: [Candidate]}."""
     classes = list(ranked)
@@ -290,8 +298,9 @@ def choose(precision, lowering, ranked, cap, compiled, records, compile_jobs,
 
 
 def compiled_ok(result):
-    return result["status"] == "ok" and not (result["spill_stores"] or
-                                             result["spill_loads"])
+    return result["status"] == "ok" and max(
+        result["spill_stores"] or 0,
+        result["spill_loads"] or 0) <= MAX_SPILL_BYTES
 
 
 def prepare(args):

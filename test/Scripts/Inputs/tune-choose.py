@@ -1,6 +1,8 @@
 """Drives tune.choose() with a stand-in compiler for tune-choose.test: a
-config 'spills' when its warp tile is 64x64 or larger, and is 'rejected'
-when its block N is 256. Prints what was compiled, skipped and chosen."""
+config 'spills' (more than tune.MAX_SPILL_BYTES) when its warp tile is 64x64
+or larger, and is 'rejected' when its block N is 256. Prints what was
+compiled, skipped and chosen, then what compiled_ok() says of a few
+spills."""
 import collections
 import os
 import sys
@@ -20,7 +22,8 @@ def fake_compile(kernels):
         if bn == 256:
             result.update(status="rejected", message="made up")
         elif bm // wm >= 64 and bn // wn >= 64:
-            result.update(spill_stores=8, spill_loads=8)
+            result.update(spill_stores=tune.MAX_SPILL_BYTES + 8,
+                          spill_loads=tune.MAX_SPILL_BYTES + 8)
         print("compile %s" % k.stem())
         out.append(result)
     return out
@@ -52,3 +55,8 @@ for _, _, kernel, result in records:
 for c, cands in chosen.items():
     print("chosen %s: %s" % (c, " ".join(
         tune.kernel_of(BY_NAME["f16-f32"], "ptx", x).stem() for x in cands)))
+
+for stores, loads in ((0, 0), (tune.MAX_SPILL_BYTES, 4),
+                      (tune.MAX_SPILL_BYTES + 4, 0)):
+    print("spills %d/%d ok: %s" % (stores, loads, tune.compiled_ok(
+        {"status": "ok", "spill_stores": stores, "spill_loads": loads})))
