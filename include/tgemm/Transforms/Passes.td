@@ -144,9 +144,9 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     a 128x128x32 one (0.88x) and is neutral elsewhere (same file).
 
     `prefetch-fragments-min-warps=W` (refill before the multiply only; it
-    takes precedence over `interleave-copies`) writes, for blocks of at least
-    W warps, the loop the way CUTLASS's
-    multistage mainloop runs it: the barrier sits before each stage's last
+    takes precedence over `interleave-copies`) writes the loop of blocks of
+    at least W warps the way CUTLASS's multistage mainloop runs it: the
+    barrier sits before each stage's last
     k-step, whose fragments are already in registers (`tgemm.load_frags`),
     and right after it the warp refills the stage it has just finished and
     loads the next stage's first fragments, so that the barrier and those
