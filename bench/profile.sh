@@ -4,9 +4,12 @@
 #   bench/profile.sh DIR      profile every DIR/*.ptx (+ .json manifest) at
 #                             M = N = K = ${SIZE:-8192}, one launch each,
 #                             with Nsight Compute's `full` set; writes
-#                             DIR/NAME.ncu.txt (details page) and a summary
+#                             DIR/NAME.ncu.txt (details page), a summary
 #                             table of the counters that decide a GEMM's
-#                             main loop to DIR/profile.csv
+#                             main loop to DIR/profile.csv, and the stall
+#                             samples per SASS instruction (source page) to
+#                             DIR/NAME.source.csv, summarized in
+#                             DIR/NAME.hot-loop.txt (bench/ncu-hot-loop.py)
 #
 # Clocks are left as they are (--clock-control none). The kernel is checked
 # against the reference in the same run.
@@ -17,7 +20,6 @@ size=${SIZE:-8192}
 scripts/gpu-suite.sh build "$dir" > /dev/null
 tool=build-gpu/bin/tgemm-run
 metrics=sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active
-metrics+=,sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active
 metrics+=,sm__inst_executed_pipe_tensor_op_hmma.sum
 metrics+=,smsp__inst_executed.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
@@ -35,13 +37,18 @@ for json in "$dir"/*.json; do
     "$tool" "$ptx" --manifest "$json" --m "$size" --n "$size" --k "$size" \
     --check --warmup 1 --reps 1 --no-anchor > "$dir/$name.ncu.txt" 2>&1 || {
       echo "ncu failed on $name"; tail -20 "$dir/$name.ncu.txt"; continue; }
+  ncu --clock-control none --section WarpStateStats --section SourceCounters \
+    -k "regex:^$kernel\$" --launch-count 1 --page source --print-source sass --csv \
+    "$tool" "$ptx" --manifest "$json" --m "$size" --n "$size" --k "$size" \
+    --warmup 1 --reps 1 --no-anchor > "$dir/$name.source.csv" 2>&1 &&
+    python3 bench/ncu-hot-loop.py "$dir/$name.source.csv" > "$dir/$name.hot-loop.txt" ||
+    echo "ncu's source page failed on $name"
 done
 python3 - "$dir" <<'PY'
 import glob, os, re, sys
 rows = []
 keys = {
     "tensor %": "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
-    "smem pipe %": "sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active",
     "ld conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "st conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     "smem ld wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
