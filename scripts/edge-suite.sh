@@ -36,7 +36,6 @@ EOF2
 }
 
 prepare() {
-  local bin=build/bin
   rm -rf "$dir" && mkdir -p "$dir/src"
   kernels | while read -r name a b acc c block warps stages; do
     for kind in strided batched; do
@@ -56,16 +55,7 @@ func.func @${tag//-/_}(%a: $ta, %b: $tb, %c: $tc) {
   return
 }
 EOF2
-      for lowering in wmma ptx; do
-        case "$lowering-$a" in wmma-f8*) continue ;; esac
-        local out="$dir/$lowering-$tag"
-        "$bin/tgemm-opt" "$dir/src/$tag.mlir" \
-          --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir"
-        "$bin/tgemm-translate" --emit=ptx "$out.mlir" -o "$out.ptx"
-        "$bin/tgemm-translate" --emit=manifest "$out.mlir" -o "$out.json"
-        rm "$out.mlir"
-        echo "prepared $out.ptx"
-      done
+      CHIP=$chip scripts/gpu-suite.sh compile "$dir/src/$tag.mlir" "$dir" "$tag" "$a"
     done
   done
 }

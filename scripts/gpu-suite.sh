@@ -15,6 +15,10 @@
 #   scripts/gpu-suite.sh build [DIR]     on the GPU host: only build tgemm-run
 #                                        (build-gpu/bin; logs under DIR)
 #   scripts/gpu-suite.sh kernels         print the kernel list below
+#   scripts/gpu-suite.sh compile SRC DIR TAG A
+#                                        here: SRC through both lowerings to
+#                                        DIR/LOWERING-TAG.{ptx,json} (A: the
+#                                        operand element type)
 #
 # scripts/study.py and scripts/tune.py use `build` and `kernels`.
 #
@@ -70,17 +74,24 @@ func.func @${tag//-/_}(%a: memref<?x?x$a>, %b: memref<?x?x$b>, %c: memref<?x?x$c
   return
 }
 EOF
-    for lowering in wmma ptx; do
-      case "$lowering-$a" in wmma-f8*) continue ;; esac
-      local out="$dir/$lowering-$tag"
-      "$bin/tgemm-opt" "$src" \
-        --tgemm-pipeline="lowering=$lowering chip=$chip${PIPELINE_OPTIONS:+ $PIPELINE_OPTIONS}" \
-        -o "$out.mlir"
-      "$bin/tgemm-translate" --emit=ptx "$out.mlir" -o "$out.ptx"
-      "$bin/tgemm-translate" --emit=manifest "$out.mlir" -o "$out.json"
-      rm "$out.mlir"
-      echo "prepared $out.ptx"
-    done
+    compile "$src" "$dir" "$tag" "$a"
+  done
+}
+
+# compile SRC DIR TAG A: SRC through both lowerings (wmma has no fp8, A's
+# element type says) to DIR/LOWERING-TAG.{ptx,json}.
+compile() {
+  local src=$1 out_dir=$2 tag=$3 a=$4 bin=build/bin
+  for lowering in wmma ptx; do
+    case "$lowering-$a" in wmma-f8*) continue ;; esac
+    local out="$out_dir/$lowering-$tag"
+    "$bin/tgemm-opt" "$src" \
+      --tgemm-pipeline="lowering=$lowering chip=$chip${PIPELINE_OPTIONS:+ $PIPELINE_OPTIONS}" \
+      -o "$out.mlir"
+    "$bin/tgemm-translate" --emit=ptx "$out.mlir" -o "$out.ptx"
+    "$bin/tgemm-translate" --emit=manifest "$out.mlir" -o "$out.json"
+    rm "$out.mlir"
+    echo "prepared $out.ptx"
   done
 }
 
@@ -158,5 +169,6 @@ case "$mode" in
   sanitize) sanitize ;;
   build) mkdir -p "$dir"; build_runtime ;;
   kernels) kernels ;;
+  compile) shift; [ -x build/bin/tgemm-opt ] || make build; compile "$@" ;;
   *) echo "usage: $0 prepare|run|sanitize|build|kernels [DIR]" >&2; exit 2 ;;
 esac

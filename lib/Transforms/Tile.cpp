@@ -174,26 +174,26 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
   auto emitMainLoop = [&](OpBuilder &b, bool inBounds) {
     IndexMath im{b, loc};
     Value acc0 = ZeroAccOp::create(b, loc, accType);
-    // Copies k-tile `kt` of A (`which` 0 or 2) and B (1 or 2) into stage
-    // `stage`; only where `predicate` holds, if there is one.
+    // Copies k-tile `kt` of A and/or B into stage `stage`; only where
+    // `predicate` holds, if there is one.
     auto copyTiles = [&](OpBuilder &ob, Value kt, Value stage,
-                         Value predicate, int which) {
+                         Value predicate, bool copyA, bool copyB) {
       IndexMath m{ob, loc};
       Value k0 = m.mul(kt, bk);
       auto [aRow, aCol] = layoutA == Layout::Row ? std::pair(m0, k0)
                                                  : std::pair(k0, m0);
       auto [bRow, bCol] = layoutB == Layout::Row ? std::pair(k0, n0)
                                                  : std::pair(n0, k0);
-      if (which != 1)
+      if (copyA)
         CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds,
                            predicate);
-      if (which != 0)
+      if (copyB)
         CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async,
                            inBounds, predicate);
     };
     auto copyStage = [&](OpBuilder &ob, Value kt, Value stage,
                          Value predicate = Value()) {
-      copyTiles(ob, kt, stage, predicate, 2);
+      copyTiles(ob, kt, stage, predicate, true, true);
     };
 
     // Prologue: the first S - 1 k-tiles in flight (S with prefetched
@@ -307,10 +307,10 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
               int64_t half = bk / 2;
               acc = multiply(lb, stage, acc,
                              lb.getDenseI64ArrayAttr({0, half}));
-              copyTiles(lb, next, refillStage, inRange, 0);
+              copyTiles(lb, next, refillStage, inRange, true, false);
               acc = multiply(lb, stage, acc,
                              lb.getDenseI64ArrayAttr({half, half}));
-              copyTiles(lb, next, refillStage, inRange, 1);
+              copyTiles(lb, next, refillStage, inRange, false, true);
               CommitCopiesOp::create(lb, loc);
             } else {
               auto refill = [&] {

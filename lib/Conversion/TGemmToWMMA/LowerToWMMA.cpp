@@ -444,11 +444,14 @@ struct LowerToWMMAPass
       return success();
     // wmma.load fragments are opaque to the program: they are loaded and
     // consumed in one place, never carried across a barrier.
-    WalkResult carried = kernel.walk([](LoadFragsOp load) {
-      load.emitOpError()
-          << "is not supported by the wmma lowering; tile with "
-             "prefetch-fragments-min-warps=0 (as --tgemm-pipeline does for "
-             "wmma)";
+    WalkResult carried = kernel.walk([](Operation *op) {
+      auto mma = dyn_cast<MmaTileOp>(op);
+      if (!isa<LoadFragsOp>(op) && !(mma && mma.getFrags()))
+        return WalkResult::advance();
+      op->emitOpError()
+          << "is not supported by the wmma lowering with fragments; tile "
+             "with prefetch-fragments-min-warps=0 (as --tgemm-pipeline does "
+             "for wmma)";
       return WalkResult::interrupt();
     });
     if (carried.wasInterrupted())
