@@ -184,3 +184,12 @@ func.func @frags_zero(%f: !tgemm.frags<32x0x16xf16>) {
 func.func @frags_f64(%f: !tgemm.frags<32x32x16xf64>) {
   return
 }
+
+// -----
+
+func.func @frags_depths(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x16xf16>, %i: index) {
+  // expected-error @+1 {{A tiles are 32 deep but B tiles are 16 deep}}
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [0, 16]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x16xf16>, !tgemm.frags<32x32x16xf16>
+  return
+}
