@@ -5,8 +5,41 @@
 # checked, every version in turn, for ${ROUNDS:-3} rounds, cuBLAS timed
 # alongside. Writes DIR/cmp.csv and prints the medians and each version's
 # ratio to the baseline.
+#
+# Versions that differ by pipeline options are prepared here with
+#   KERNELS=FILE LOWERING=ptx|wmma \
+#   VERSION_OPTIONS="sync=async-copy=false;async=" bench/ab-compare.sh prepare DIR
+# (FILE in scripts/gpu-suite.sh's kernel-list format; each VERSION=OPTIONS
+# adds OPTIONS to the --tgemm-pipeline of that version), then run on the GPU
+# host with VERSIONS="sync async" bench/ab-compare.sh DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = prepare ]; then
+  dir=${2:-build/gpu}
+  lowering=${LOWERING:-ptx}
+  : "${KERNELS:?KERNELS=FILE names the kernels}"
+  : "${VERSION_OPTIONS:?VERSION_OPTIONS=\"NAME=OPTIONS;...\" names the versions}"
+  rm -rf "$dir/cmp" "$dir/cmp-tmp"
+  mkdir -p "$dir/cmp"
+  IFS=';' read -r -a specs <<< "$VERSION_OPTIONS"
+  for spec in "${specs[@]}"; do
+    version=${spec%%=*}
+    options=${spec#*=}
+    mkdir -p "$dir/cmp-tmp/src"
+    # gpu-suite's prepare writes one source per kernel line and compiles it
+    # through both lowerings; keep this lowering's.
+    KERNELS=$KERNELS PIPELINE_OPTIONS=$options \
+      scripts/gpu-suite.sh prepare "$dir/cmp-tmp" > /dev/null
+    for ptx in "$dir/cmp-tmp/$lowering"-*.ptx; do
+      name=$(basename "${ptx%.ptx}")
+      cp "$ptx" "$dir/cmp/$version-$name.ptx"
+      cp "${ptx%.ptx}.json" "$dir/cmp/$version-$name.json"
+    done
+    rm -rf "$dir/cmp-tmp"
+    echo "prepared $version: $(ls "$dir/cmp/$version"-*.ptx | wc -l) kernels ($lowering${options:+, $options})"
+  done
+  exit 0
+fi
 dir=${1:-build/gpu}
 size=${SIZE:-8192}
 read -r -a versions <<< "${VERSIONS:-before after}"

@@ -64,6 +64,9 @@ ABLATIONS = [
     ("stages-2", "stages", "2", "2 stages"),
 ]
 ABLATION_LABELS = {name: label for name, _, _, label in ABLATIONS}
+# The wmma lowering's one switch: its copies through registers instead of
+# cp.async (what the ptx lowering's async-copy=false does too).
+WMMA_ABLATIONS = ["no-async-copy"]
 PIPELINE_DEFAULTS = {"async-copy": "true", "ldmatrix": "true",
                      "swizzle": "xor"}
 TAGS = ["precision", "lowering", "variant"]
@@ -147,12 +150,14 @@ def prepare(args):
                                                  defaults, args.chip)
                 runs.append((kernel, shape, "baseline"))
                 sources[source] += 1
-            if lowering == "ptx" and names:
+            switched = names if lowering == "ptx" else \
+                [n for n in names if n in WMMA_ABLATIONS]
+            if switched:
                 base, _ = baseline_kernel(p, lowering, ablation_shape, db,
                                           defaults, args.chip)
                 if ablation_shape not in shapes:
                     runs.append((base, ablation_shape, "baseline"))
-                for variant, kernel in ablation_kernels(base, names):
+                for variant, kernel in ablation_kernels(base, switched):
                     runs.append((kernel, ablation_shape, variant))
     variants = collections.defaultdict(set)
     for kernel, _, variant in runs:
@@ -435,39 +440,44 @@ def percent(rate, limit):
                else 100.0 * rate / limit, "%.0f%%")
 
 
-def ablation_shape_of(study, precision):
+def ablation_shape_of(study, precision, lowering="ptx"):
     shapes = collections.Counter(
         key[3] for key, rows in study.cells.items()
-        if key[0] == precision and key[1] == "ptx" and key[2] != "baseline")
+        if key[0] == precision and key[1] == lowering and
+        key[2] != "baseline")
     return sorted(shapes.items(), key=lambda kv: (-kv[1], kv[0]))[0][0] \
         if shapes else None
 
 
-def ablation_table(rows, ptxas=None):
-    """ptx with one feature off, relative to the baseline, per precision;
-    with ptxas.csv's index, kernels that spill are marked."""
+def ablation_table(rows, ptxas=None, lowering="ptx"):
+    """`lowering` with one feature off, relative to its baseline, per
+    precision; with ptxas.csv's index, kernels that spill are marked."""
     study = Study(rows)
-    variants = [name for name, _, _, _ in ABLATIONS
-                if any(name in study.variants(p.name)
-                       for p in study.precisions())]
+    names = [name for name, _, _, _ in ABLATIONS]
+    if lowering == "wmma":
+        names = [n for n in names if n in WMMA_ABLATIONS]
+    variants = [name for name in names
+                if any(key[1] == lowering and key[2] == name
+                       for key in study.cells)]
     if not variants:
         return []
-    shapes = {ablation_shape_of(study, p.name) for p in study.precisions()}
+    shapes = {ablation_shape_of(study, p.name, lowering)
+              for p in study.precisions()}
     shapes.discard(None)
-    out = ["ptx with one feature off, relative to the ptx baseline at %s "
-           "(baseline in TFLOP/s or TOP/s)" % ", ".join(
-               shape_text(*s) for s in sorted(shapes)), "",
+    out = ["%s with one feature off, relative to the %s baseline at %s "
+           "(baseline in TFLOP/s or TOP/s)" % (lowering, lowering, ", ".join(
+               shape_text(*s) for s in sorted(shapes))), "",
            "| precision | baseline | %s |" % " | ".join(
                ABLATION_LABELS[v] for v in variants),
            "| --- | ---: | %s |" % " | ".join("---:" for _ in variants)]
     for p in study.precisions():
-        shape = ablation_shape_of(study, p.name)
+        shape = ablation_shape_of(study, p.name, lowering)
         if shape is None:
             continue
-        base = study.rate(p.name, "ptx", shape)
+        base = study.rate(p.name, lowering, shape)
         cells = []
         for v in variants:
-            row = study.best(p.name, "ptx", shape, v)
+            row = study.best(p.name, lowering, shape, v)
             cell = fmt(ratio(row["kernel_rate"] if row else None, base),
                        "%.2f×")
             if spills(ptxas_of(ptxas, row)):
@@ -615,6 +625,13 @@ def report(args):
             [""]
         if not args.no_plots:
             md += ["![ablation](ablation.png)", ""]
+    wmma_ablation = ablation_table(rows, ptxas, "wmma")
+    if wmma_ablation:
+        md += ["## Ablation: wmma's copies", "",
+               "The wmma lowering copies with cp.async (NVVM's "
+               "intrinsics, what `__pipeline_memcpy_async` gives a CUDA "
+               "programmer); `async-copy=false` copies through registers, "
+               "the pre-Ampere WMMA kernel.", ""] + wmma_ablation + [""]
     md += ["## Per precision", ""]
     for p in study.precisions():
         ptx_ceiling, wmma_ceiling = (ceiling(p.name, "ptx"),

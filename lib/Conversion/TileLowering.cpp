@@ -167,6 +167,48 @@ void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,
     LLVM::StoreOp::create(b, loc, value, to, 16);
 }
 
+void mlir::tgemm::forEachWholeTileChunk(
+    OpBuilder &b, Location loc, Value src, Value row, Value col,
+    Value stageBase, const RingLayout &ring, int64_t tileRows,
+    int64_t threads, function_ref<void(OpBuilder &, Value, Value)> emit) {
+  int64_t elementsPerChunk = 128 / ring.elementBits;
+  int64_t chunksPerRow = ring.rowBytes / 16;
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  IndexMath im{b, loc};
+  Value firstSource, roundBytes;
+  if (threads % chunksPerRow == 0 && (tileRows * chunksPerRow) % threads == 0) {
+    Value row0 = im.div(tid, chunksPerRow);
+    Value chunk0 = im.rem(tid, chunksPerRow);
+    firstSource = getGlobalElementPointer(
+        b, loc, src, im.add(row, row0),
+        im.add(col, im.mul(chunk0, elementsPerChunk)));
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, src);
+    Value roundElements = im.mul(meta.getStrides()[0], threads / chunksPerRow);
+    roundBytes = ring.elementBits >= 8
+                     ? im.mul(roundElements, ring.elementBits / 8)
+                     : im.div(roundElements, 8 / ring.elementBits);
+  }
+  int64_t round = 0;
+  forEachTileChunk(
+      b, loc, tileRows, chunksPerRow, threads, tid,
+      [&](OpBuilder &cb, Value r, Value chunk, bool) {
+        IndexMath m{cb, loc};
+        Value from;
+        if (firstSource) {
+          from = LLVM::GEPOp::create(
+              cb, loc, firstSource.getType(), cb.getI8Type(), firstSource,
+              ValueRange{m.toI64(m.mul(roundBytes, round++))});
+        } else {
+          from = getGlobalElementPointer(
+              cb, loc, src, m.add(row, r),
+              m.add(col, m.mul(chunk, elementsPerChunk)));
+        }
+        Value to = offsetSharedPointer(cb, loc, stageBase,
+                                       ring.chunkOffset(cb, loc, r, chunk));
+        emit(cb, from, to);
+      });
+}
+
 Value mlir::tgemm::getDynamicSharedMemory(OpBuilder &b, Location loc,
                                           gpu::GPUModuleOp module) {
   MLIRContext *ctx = b.getContext();

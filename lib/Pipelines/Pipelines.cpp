@@ -47,6 +47,8 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   pm.addPass(createTGemmCheckTarget(check));
   // Measured per lowering (see tgemm-tile's refill-after-mma).
   TGemmTileOptions tile;
+  // Synchronous copies gain from the late refill, cp.async from the early
+  // one.
   tile.refillAfterMma = wmma;
   tile.interleaveCopies = options.interleaveCopies;
   // Only the ptx lowering takes prefetched fragments; measured, they pay
@@ -55,6 +57,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   pm.addPass(createTGemmTile(tile));
   if (wmma) {
     TGemmLowerToWMMAOptions lower;
+    lower.asyncCopy = options.asyncCopy;
     lower.padding = options.padding;
     pm.addPass(createTGemmLowerToWMMA(lower));
   } else {

@@ -65,9 +65,13 @@ def test_ptx_lowering(example, name, chip, mma, wmma):
 def test_wmma_lowering(example, name, chip, mma, wmma):
     kernel = tgemm.compile(example(name), "wmma", chip, source_name=name)
     assert wmma in kernel.ptx
-    assert "cp.async" not in kernel.ptx
+    # Copies through NVVM's cp.async; no ldmatrix or mma.sync of its own.
+    assert "cp.async.cg.shared.global" in kernel.ptx
     assert "ldmatrix" not in kernel.ptx
     assert kernel.kernels[0]["lowering"] == "wmma"
+    sync = tgemm.compile(example(name), "wmma", chip, source_name=name,
+                         async_copy=False)
+    assert "cp.async" not in sync.ptx and "ld.global.v4" in sync.ptx
 
 
 def test_manifest_fields(example):

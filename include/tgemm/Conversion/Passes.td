@@ -11,10 +11,16 @@ def TGemmLowerToWMMA : Pass<"tgemm-lower-to-wmma", "ModuleOp"> {
     Rewrites the kernel-level tile ops of every `gpu.func` the way a CUDA
     programmer's `nvcuda::wmma` kernel does the work:
 
-    - `tgemm.copy_tile`: every thread loads 16-byte vectors from global memory
-      and stores them to shared memory (synchronously: `async` is ignored, and
-      `tgemm.commit_copies` / `tgemm.wait_copies` vanish); rows of each ring
-      are padded by `padding` bytes against bank conflicts;
+    - `tgemm.copy_tile ... async`: `nvvm.cp.async.shared.global` 16-byte
+      copies (what `__pipeline_memcpy_async` gives a CUDA programmer), and
+      `tgemm.commit_copies` / `tgemm.wait_copies` become
+      `nvvm.cp.async.commit.group` / `nvvm.cp.async.wait.group`, so the
+      tiling pass's S-stage ring overlaps loads and math as in the ptx
+      lowering; a refill past the last k-tile copies zero source bytes.
+      Without `async`, with `async-copy=false`, and for tiles at an operand's
+      edge, every thread loads 16-byte vectors from global memory and stores
+      them to shared memory through registers (the pre-Ampere way); rows of
+      each ring are padded by `padding` bytes against bank conflicts;
     - `tgemm.mma_tile`: `nvvm.wmma.load` of A and B fragments from shared
       memory and `nvvm.wmma.mma` into the accumulator fragments;
     - `tgemm.store_tile`: `nvvm.wmma.store` of each accumulator fragment to a
@@ -32,6 +38,9 @@ def TGemmLowerToWMMA : Pass<"tgemm-lower-to-wmma", "ModuleOp"> {
     fp8 has no WMMA instruction: such a kernel is rejected with a diagnostic.
   }];
   let options = [
+    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
+           "Copy global->shared with nvvm.cp.async where the tile op says "
+           "async (else through registers)">,
     Option<"padding", "padding", "int64_t", /*default=*/"16",
            "Bytes of padding after each shared-memory row (multiple of 16)">,
   ];

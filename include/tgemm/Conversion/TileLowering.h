@@ -100,6 +100,19 @@ void emitSyncTileCopy(OpBuilder &b, Location loc, Value src, Value row,
                       Value col, Value stageBase, const RingLayout &ring,
                       int64_t tileRows, int64_t threads);
 
+/// Calls `emit` with the global source and shared destination pointers of
+/// each 16-byte chunk a thread copies of a tile that lies inside `src` with
+/// 16-byte aligned rows (the asynchronous copies of both lowerings). Where
+/// every round of chunks covers whole rows, a thread's chunks are one column
+/// and rows `threads / chunksPerRow` apart: its sources are then one pointer
+/// stepped by a fixed number of bytes, which keeps one 64-bit address per
+/// copy out of a k-loop's registers.
+void forEachWholeTileChunk(
+    OpBuilder &b, Location loc, Value src, Value row, Value col,
+    Value stageBase, const RingLayout &ring, int64_t tileRows,
+    int64_t threads,
+    function_ref<void(OpBuilder &, Value from, Value to)> emit);
+
 /// Whether every row of the rank-2 memref `src` starts on a `bytes`-byte
 /// boundary (aligned base, offset and row stride). An i1, uniform.
 Value hasAlignedRows(OpBuilder &b, Location loc, Value src,

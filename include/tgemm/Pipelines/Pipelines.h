@@ -65,7 +65,7 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(8)};
   PassOptions::Option<bool> asyncCopy{
       *this, "async-copy",
-      llvm::cl::desc("ptx: copy with cp.async (else ld.global + st.shared)"),
+      llvm::cl::desc("Copy with cp.async (else ld.global + st.shared)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> ldmatrix{
       *this, "ldmatrix",

@@ -264,47 +264,10 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
                        adaptor.getCol(), stageBase, ring, rows, info.threads);
       return;
     }
-    int64_t elementsPerChunk = 128 / ring.elementBits;
-    int64_t chunksPerRow = ring.rowBytes / 16;
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    IndexMath im{rewriter, loc};
-    // Where every round of chunks covers whole rows, a thread's chunks are
-    // one column and rows `threads / chunksPerRow` apart: its sources are
-    // one pointer stepped by a fixed number of bytes, which keeps one
-    // 64-bit address per copy out of the loop's registers.
-    Value firstSource, roundBytes;
-    if (info.threads % chunksPerRow == 0 &&
-        (rows * chunksPerRow) % info.threads == 0) {
-      Value row0 = im.div(tid, chunksPerRow);
-      Value chunk0 = im.rem(tid, chunksPerRow);
-      firstSource = getGlobalElementPointer(
-          rewriter, loc, adaptor.getSrc(), im.add(adaptor.getRow(), row0),
-          im.add(adaptor.getCol(), im.mul(chunk0, elementsPerChunk)));
-      auto meta =
-          memref::ExtractStridedMetadataOp::create(rewriter, loc, adaptor.getSrc());
-      Value roundElements =
-          im.mul(meta.getStrides()[0], info.threads / chunksPerRow);
-      roundBytes = ring.elementBits >= 8
-                       ? im.mul(roundElements, ring.elementBits / 8)
-                       : im.div(roundElements, 8 / ring.elementBits);
-    }
-    int64_t round = 0;
-    forEachTileChunk(
-        rewriter, loc, rows, chunksPerRow, info.threads, tid,
-        [&](OpBuilder &b, Value row, Value chunk, bool) {
-          IndexMath m{b, loc};
-          Value src;
-          if (firstSource) {
-            src = LLVM::GEPOp::create(
-                b, loc, firstSource.getType(), b.getI8Type(), firstSource,
-                ValueRange{m.toI64(m.mul(roundBytes, round++))});
-          } else {
-            src = getGlobalElementPointer(
-                b, loc, adaptor.getSrc(), m.add(adaptor.getRow(), row),
-                m.add(adaptor.getCol(), m.mul(chunk, elementsPerChunk)));
-          }
-          Value dst = offsetSharedPointer(b, loc, stageBase,
-                                          ring.chunkOffset(b, loc, row, chunk));
+    forEachWholeTileChunk(
+        rewriter, loc, adaptor.getSrc(), adaptor.getRow(), adaptor.getCol(),
+        stageBase, ring, rows, info.threads,
+        [&](OpBuilder &b, Value src, Value dst) {
           PtxBuilder ptx(b, loc);
           std::string to = ptx.input(sharedAddress32(b, loc, dst), "r");
           std::string from = ptx.input(

@@ -211,6 +211,7 @@ struct KernelInfo {
   int64_t threads;
   int64_t scratchPerWarp;
   gpu::GPUModuleOp module;
+  bool asyncCopy; // cp.async for copies marked `async`
 
   /// Bytes of per-warp scratch the epilogue stages one fragment through.
   static int64_t scratchBytesPerWarp(const MmaFact &fact) {
@@ -238,8 +239,12 @@ struct KernelPattern : public OpConversionPattern<Op> {
 // Patterns
 //===----------------------------------------------------------------------===//
 
-/// Every thread copies 16-byte chunks through registers, as hand-written
-/// WMMA kernels do.
+/// With `async` (and the pass's async-copy): every thread issues
+/// `nvvm.cp.async` copies of 16 bytes, what `__pipeline_memcpy_async` gives
+/// a CUDA programmer; copies past the last k-tile (`if %p` false) copy no
+/// bytes (source size 0). Else, and for tiles at an operand's edge, every
+/// thread copies its 16-byte chunks through registers, as pre-Ampere WMMA
+/// kernels do.
 struct CopyTileLowering : public KernelPattern<CopyTileOp> {
   using KernelPattern::KernelPattern;
   LogicalResult
@@ -251,11 +256,21 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
-    emitWhere(rewriter, loc, adaptor.getPredicate(), [&](OpBuilder &b) {
-      emitCopy(b, loc, op, adaptor, stageBase, ring);
-    });
+    Value predicate = adaptor.getPredicate();
+    if (op.getInBounds() && predicate && isAsync(op)) {
+      // Predicated by the source size: no branch in the k-loop.
+      emitAsyncCopy(rewriter, loc, op, adaptor, stageBase, ring, predicate);
+    } else {
+      emitWhere(rewriter, loc, predicate, [&](OpBuilder &b) {
+        emitCopy(b, loc, op, adaptor, stageBase, ring);
+      });
+    }
     rewriter.eraseOp(op);
     return success();
+  }
+
+  bool isAsync(CopyTileOp op) const {
+    return op.getAsync() && info.asyncCopy;
   }
 
   /// Tiles inside the operand with aligned rows take the unguarded copy;
@@ -268,6 +283,10 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
         rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
         adaptor.getCol(),
         [&](OpBuilder &b) {
+          if (isAsync(op)) {
+            emitAsyncCopy(b, loc, op, adaptor, stageBase, ring);
+            return;
+          }
           emitSyncTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
                            adaptor.getCol(), stageBase, ring, rows,
                            info.threads);
@@ -278,15 +297,54 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
                               info.threads);
         });
   }
+
+  /// cp.async of a tile inside its operand with 16-byte aligned rows; given
+  /// a `predicate`, each copy reads 16 bytes where it holds and none (a
+  /// zero fill) where not.
+  void emitAsyncCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
+                     OpAdaptor adaptor, Value stageBase, const RingLayout &ring,
+                     Value predicate = Value()) const {
+    Value sourceBytes;
+    if (predicate) {
+      Type i32 = rewriter.getI32Type();
+      sourceBytes = arith::SelectOp::create(
+          rewriter, loc, predicate,
+          arith::ConstantIntOp::create(rewriter, loc, i32, 16),
+          arith::ConstantIntOp::create(rewriter, loc, i32, 0));
+    }
+    forEachWholeTileChunk(
+        rewriter, loc, adaptor.getSrc(), adaptor.getRow(), adaptor.getCol(),
+        stageBase, ring, op.getDst().getType().getRows(), info.threads,
+        [&](OpBuilder &b, Value from, Value to) {
+          NVVM::CpAsyncOp::create(b, loc, to, from, /*size=*/16,
+                                  NVVM::LoadCacheModifierKind::CG,
+                                  sourceBytes);
+        });
+  }
 };
 
-/// Copies are synchronous here: groups and waits have nothing to do.
-template <typename Op>
-struct EraseLowering : public KernelPattern<Op> {
-  using KernelPattern<Op>::KernelPattern;
+/// Copies without `async` are synchronous: their groups and waits have
+/// nothing to do.
+struct CommitCopiesLowering : public KernelPattern<CommitCopiesOp> {
+  using KernelPattern::KernelPattern;
   LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor,
+  matchAndRewrite(CommitCopiesOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (info.asyncCopy)
+      NVVM::CpAsyncCommitGroupOp::create(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitCopiesLowering : public KernelPattern<WaitCopiesOp> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(WaitCopiesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (info.asyncCopy)
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(),
+                                       op.getPending());
     rewriter.eraseOp(op);
     return success();
   }
@@ -396,6 +454,10 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp> {
     Value mask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
     int64_t accAlign = std::min<int64_t>(16, perLane * accBytes);
     int64_t cAlign = std::min<int64_t>(16, perLane * cBytes);
+    // Zero-filling refills past the last k-tile may still be in flight;
+    // none outlives the kernel's math.
+    if (info.asyncCopy)
+      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
 
     // A null `whole` stores every vector unguarded.
     Value whole = op.getInBounds()
@@ -474,15 +536,15 @@ struct LowerToWMMAPass
                                             (threads / 32) * scratchPerWarp,
                                             /*scratchOverRings=*/false),
                     threads, scratchPerWarp,
-                    kernel->getParentOfType<gpu::GPUModuleOp>()};
+                    kernel->getParentOfType<gpu::GPUModuleOp>(), asyncCopy};
 
     return lowerTileOps(getOperation(), kernel, info.plan, *fact,
                         info.atom.accRegType(), "wmma",
                         [&](RewritePatternSet &patterns,
                             const TypeConverter &converter) {
                           patterns.add<CopyTileLowering,
-                                       EraseLowering<CommitCopiesOp>,
-                                       EraseLowering<WaitCopiesOp>,
+                                       CommitCopiesLowering,
+                                       WaitCopiesLowering,
                                        MmaTileLowering, StoreTileLowering>(
                               converter, ctx, info);
                         });

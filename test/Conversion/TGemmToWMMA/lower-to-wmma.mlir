@@ -1,11 +1,11 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-tile --tgemm-lower-to-wmma | FileCheck %s
 
 // tgemm-lower-to-wmma, per precision: fragment loads, mma and stores with
-// the instruction's shape, types and layouts; synchronous 16-byte copies;
-// the launch's shared memory and manifest completed. Each case is one warp
-// with a 32x32 accumulator, so the fragment counts are small. (The kernel
-// holds the main loop twice, for whole tiles and for any size; the checks
-// follow the first.)
+// the instruction's shape, types and layouts; 16-byte cp.async copies in
+// commit groups; the launch's shared memory and manifest completed. Each
+// case is one warp with a 32x32 accumulator, so the fragment counts are
+// small. (The kernel holds the main loop twice, for whole tiles and for any
+// size; the checks follow the first.)
 
 // f16 -> f32, A row / B col. Rings: 2 stages x 32 rows x (32 + 16 padding)
 // bytes = 3072 each; then 1 warp x 16x16 f32 scratch = 1024: 7168 bytes.
@@ -17,9 +17,10 @@
 // CHECK: llvm.mlir.global external @__tgemm_dynamic_smem() {addr_space = 3 : i32, alignment = 128 : i64} : !llvm.array<0 x i8>
 // CHECK: gpu.func @f16_f32_kernel
 // CHECK-NOT: tgemm.
-// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xi32>
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+// CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache = cg : !llvm.ptr<3>, !llvm.ptr<1>
+// CHECK: nvvm.cp.async.commit.group
 // CHECK: scf.for {{.*}} -> (!llvm.array<32 x f32>, index, index)
+// CHECK: nvvm.cp.async.wait.group 0
 // CHECK-COUNT-2: nvvm.wmma.load {{.*}} {eltype = #nvvm.mma_type<f16>, frag = #nvvm.mma_frag<a>, k = 16 : i32, layout = #nvvm.mma_layout<row>, m = 16 : i32, n = 16 : i32} : (!llvm.ptr<3>) -> !llvm.struct<(vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>, vector<2xf16>)>
 // CHECK-COUNT-2: nvvm.wmma.load {{.*}} {eltype = #nvvm.mma_type<f16>, frag = #nvvm.mma_frag<b>, k = 16 : i32, layout = #nvvm.mma_layout<col>
 // CHECK-COUNT-4: nvvm.wmma.mma {{.*}} {eltypeA = #nvvm.mma_type<f16>, eltypeB = #nvvm.mma_type<f32>, k = 16 : i32, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, m = 16 : i32, n = 16 : i32}
