@@ -29,7 +29,8 @@ def _add_pipeline_options(parser):
     group.add_argument("--stages", type=int, default=0,
                        help="override every config's stage count (0: keep)")
     group.add_argument("--no-async-copy", dest="async_copy",
-                       action="store_false", help="ptx: no cp.async")
+                       action="store_false",
+                       help="copy through registers, not cp.async")
     group.add_argument("--no-ldmatrix", dest="ldmatrix", action="store_false",
                        help="ptx: no ldmatrix")
     group.add_argument("--swizzle", default="xor",

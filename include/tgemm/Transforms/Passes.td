@@ -123,10 +123,12 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
 
     `refill-after-mma` moves each iteration's refill copies after its
     multiply (default: right after the barrier, before it). On the H200 the
-    WMMA lowering's synchronous copies gain from it (f16 8192^3: 210.9 ->
-    229.5 TFLOP/s) while the ptx lowering's cp.async lose lookahead (s8:
-    855 -> 799 TOP/s; bench/h200-2026-11-30-refill-order.csv), so
-    `--tgemm-pipeline` sets it for `lowering=wmma` only.
+    WMMA lowering gains from it, with synchronous copies (f16 8192^3: 210.9
+    -> 229.5 TFLOP/s) and with cp.async (f16 128x256x64: 332.8 -> 352.6;
+    bench/h200-2026-11-30-wmma-copies.csv), while the ptx lowering's
+    cp.async lose lookahead (s8: 855 -> 799 TOP/s;
+    bench/h200-2026-11-30-refill-order.csv), so `--tgemm-pipeline` sets it
+    for `lowering=wmma` only.
 
     Refills past the last k-tile are predicated off (`copy_tile ... if`)
     rather than branched around: the loop body stays one block, which
