@@ -47,8 +47,8 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   pm.addPass(createTGemmCheckTarget(check));
   // Measured per lowering (see tgemm-tile's refill-after-mma).
   TGemmTileOptions tile;
-  // Synchronous copies gain from the late refill, cp.async from the early
-  // one.
+  // wmma gains from the late refill with register copies and with cp.async
+  // alike; ptx's cp.async lose lookahead with it.
   tile.refillAfterMma = wmma;
   tile.interleaveCopies = options.interleaveCopies;
   // Only the ptx lowering takes prefetched fragments; measured, they pay
