@@ -116,28 +116,35 @@ void mlir::tgemm::emitWhere(OpBuilder &b, Location loc, Value predicate,
   });
 }
 
-void mlir::tgemm::emitTileCopy(OpBuilder &b, Location loc, CopyTileOp op,
-                               Value src, Value row, Value col,
-                               function_ref<void(OpBuilder &)> whole,
-                               function_ref<void(OpBuilder &)> edge) {
-  if (op.getInBounds()) {
-    whole(b);
+void mlir::tgemm::emitTileCopy(
+    OpBuilder &b, Location loc, CopyTileOp op, Value src, Value row,
+    Value col, Value predicate, bool async,
+    function_ref<void(OpBuilder &, Value)> whole,
+    function_ref<void(OpBuilder &)> edge) {
+  if (op.getInBounds() && predicate && async) {
+    whole(b, predicate);
     return;
   }
-  SmemType type = op.getDst().getType();
-  Value inside = isWholeAlignedTile(b, loc, src, row, col, type.getRows(),
-                                    type.getCols());
-  // All tiles are whole when the sizes are tile multiples.
-  scf::IfOp::create(
-      b, loc, inside,
-      [&](OpBuilder &tb, Location) {
-        whole(tb);
-        scf::YieldOp::create(tb, loc);
-      },
-      [&](OpBuilder &eb, Location) {
-        edge(eb);
-        scf::YieldOp::create(eb, loc);
-      });
+  emitWhere(b, loc, predicate, [&](OpBuilder &pb) {
+    if (op.getInBounds()) {
+      whole(pb, Value());
+      return;
+    }
+    SmemType type = op.getDst().getType();
+    Value inside = isWholeAlignedTile(pb, loc, src, row, col, type.getRows(),
+                                      type.getCols());
+    // All tiles are whole when the sizes are tile multiples.
+    scf::IfOp::create(
+        pb, loc, inside,
+        [&](OpBuilder &tb, Location) {
+          whole(tb, Value());
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          edge(eb);
+          scf::YieldOp::create(eb, loc);
+        });
+  });
 }
 
 void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,

@@ -87,9 +87,14 @@ void emitWhere(OpBuilder &b, Location loc, Value predicate,
 
 /// The copy of `op`'s tile: `whole` for a tile known (`in_bounds`) or found
 /// at run time (`isWholeAlignedTile`) to lie inside its operand with
-/// 16-byte aligned rows, else `edge`.
+/// 16-byte aligned rows, else `edge`; only where `predicate` (op's, or
+/// null) holds. A predicated `in_bounds` copy that is `async` goes to
+/// `whole` with the predicate, which it applies to each copy itself (no
+/// branch in the k-loop); any other predicate branches around the copy and
+/// `whole` gets a null one.
 void emitTileCopy(OpBuilder &b, Location loc, CopyTileOp op, Value src,
-                  Value row, Value col, function_ref<void(OpBuilder &)> whole,
+                  Value row, Value col, Value predicate, bool async,
+                  function_ref<void(OpBuilder &, Value predicate)> whole,
                   function_ref<void(OpBuilder &)> edge);
 
 /// A synchronous global->shared tile copy: every thread loads its 16-byte

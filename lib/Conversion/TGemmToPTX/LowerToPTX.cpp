@@ -122,34 +122,22 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
-    Value predicate = adaptor.getPredicate();
-    if (op.getInBounds() && predicate && op.getAsync() &&
-        info.options.asyncCopy) {
-      // Predicated cp.async: no branch in the k-loop.
-      emitWholeCopy(rewriter, loc, op, adaptor, stageBase, ring, predicate);
-    } else {
-      emitWhere(rewriter, loc, predicate, [&](OpBuilder &b) {
-        emitCopy(b, loc, op, adaptor, stageBase, ring);
-      });
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  /// Tiles inside the operand with aligned rows take the fast copy; the
-  /// others the edge copy.
-  void emitCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
-                OpAdaptor adaptor, Value stageBase,
-                const RingLayout &ring) const {
+    // Predicated cp.async keep the k-loop free of branches.
     emitTileCopy(
         rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
-        adaptor.getCol(),
-        [&](OpBuilder &b) {
-          emitWholeCopy(b, loc, op, adaptor, stageBase, ring);
+        adaptor.getCol(), adaptor.getPredicate(), isAsync(op),
+        [&](OpBuilder &b, Value predicate) {
+          emitWholeCopy(b, loc, op, adaptor, stageBase, ring, predicate);
         },
         [&](OpBuilder &b) {
           emitEdgeCopy(b, loc, op, adaptor, stageBase, ring);
         });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  bool isAsync(CopyTileOp op) const {
+    return op.getAsync() && info.options.asyncCopy;
   }
 
   /// A tile at an edge of its operand, or one whose rows are not 16-byte
@@ -168,7 +156,7 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
                           adaptor.getCol(), stageBase, ring, rows,
                           info.threads);
     };
-    if (!op.getAsync() || !info.options.asyncCopy) {
+    if (!isAsync(op)) {
       guarded(rewriter);
       return;
     }
@@ -257,9 +245,9 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
   void emitWholeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
                      OpAdaptor adaptor, Value stageBase,
                      const RingLayout &ring,
-                     Value predicate = Value()) const {
+                     Value predicate) const {
     int64_t rows = op.getDst().getType().getRows();
-    if (!op.getAsync() || !info.options.asyncCopy) {
+    if (!isAsync(op)) {
       emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
                        adaptor.getCol(), stageBase, ring, rows, info.threads);
       return;

@@ -256,15 +256,19 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     Value stageBase = offsetSharedPointer(
         rewriter, loc, adaptor.getDst(),
         im.mul(adaptor.getStage(), ring.stagePitch));
-    Value predicate = adaptor.getPredicate();
-    if (op.getInBounds() && predicate && isAsync(op)) {
-      // Predicated by the source size: no branch in the k-loop.
-      emitAsyncCopy(rewriter, loc, op, adaptor, stageBase, ring, predicate);
-    } else {
-      emitWhere(rewriter, loc, predicate, [&](OpBuilder &b) {
-        emitCopy(b, loc, op, adaptor, stageBase, ring);
-      });
-    }
+    int64_t rows = op.getDst().getType().getRows();
+    // Predicated by the source size: no branch in the k-loop.
+    emitTileCopy(
+        rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
+        adaptor.getCol(), adaptor.getPredicate(), isAsync(op),
+        [&](OpBuilder &b, Value predicate) {
+          emitWholeCopy(b, loc, op, adaptor, stageBase, ring, predicate);
+        },
+        [&](OpBuilder &b) {
+          emitGuardedTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
+                              adaptor.getCol(), stageBase, ring, rows,
+                              info.threads);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -273,37 +277,19 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     return op.getAsync() && info.asyncCopy;
   }
 
-  /// Tiles inside the operand with aligned rows take the unguarded copy;
-  /// the others the masked one.
-  void emitCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
-                OpAdaptor adaptor, Value stageBase,
-                const RingLayout &ring) const {
-    int64_t rows = op.getDst().getType().getRows();
-    emitTileCopy(
-        rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
-        adaptor.getCol(),
-        [&](OpBuilder &b) {
-          if (isAsync(op)) {
-            emitAsyncCopy(b, loc, op, adaptor, stageBase, ring);
-            return;
-          }
-          emitSyncTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
-                           adaptor.getCol(), stageBase, ring, rows,
-                           info.threads);
-        },
-        [&](OpBuilder &b) {
-          emitGuardedTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
-                              adaptor.getCol(), stageBase, ring, rows,
-                              info.threads);
-        });
-  }
-
-  /// cp.async of a tile inside its operand with 16-byte aligned rows; given
-  /// a `predicate`, each copy reads 16 bytes where it holds and none (a
-  /// zero fill) where not.
-  void emitAsyncCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
+  /// The copy of a tile inside its operand with 16-byte aligned rows:
+  /// cp.async where `isAsync`, and given a `predicate` each copy reads 16
+  /// bytes where it holds and none (a zero fill) where not; else through
+  /// registers.
+  void emitWholeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
                      OpAdaptor adaptor, Value stageBase, const RingLayout &ring,
-                     Value predicate = Value()) const {
+                     Value predicate) const {
+    int64_t rows = op.getDst().getType().getRows();
+    if (!isAsync(op)) {
+      emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
+                       adaptor.getCol(), stageBase, ring, rows, info.threads);
+      return;
+    }
     Value sourceBytes;
     if (predicate) {
       Type i32 = rewriter.getI32Type();
@@ -314,7 +300,7 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp> {
     }
     forEachWholeTileChunk(
         rewriter, loc, adaptor.getSrc(), adaptor.getRow(), adaptor.getCol(),
-        stageBase, ring, op.getDst().getType().getRows(), info.threads,
+        stageBase, ring, rows, info.threads,
         [&](OpBuilder &b, Value from, Value to) {
           NVVM::CpAsyncOp::create(b, loc, to, from, /*size=*/16,
                                   NVVM::LoadCacheModifierKind::CG,
