@@ -101,8 +101,7 @@ unsigned pick(uint64_t &bits, unsigned n) {
 /// the options accept but a lowering may refuse, since the options are a
 /// command line too.
 void chooseOptions(uint64_t bits, mlir::tgemm::PipelineOptions &options) {
-  options.lowering =
-      pick(bits, 2) ? mlir::tgemm::Lowering::Wmma : mlir::tgemm::Lowering::Ptx;
+  options.lowering = pick(bits, 2) ? "wmma" : "ptx";
   static const char *chips[] = {
       "sm_80", "sm_86", "sm_89", "sm_90", "sm_90", "sm_90", "sm_90", "sm_90",
       "sm_80", "sm_86", "sm_89", "sm_90", "sm_90", "sm_90", "sm_90", "sm_75"};
@@ -110,9 +109,15 @@ void chooseOptions(uint64_t bits, mlir::tgemm::PipelineOptions &options) {
   static const int64_t stages[] = {0, 0, 0, 0, 1, 2, 4, 9};
   options.stages = stages[pick(bits, 8)];
   options.asyncCopy = pick(bits, 4) != 0;
-  options.ldmatrix = pick(bits, 4) != 0;
+  // ldmatrix and the swizzle are ptx knobs (the wmma lowering rejects
+  // them); mostly leave them to the selected schedule.
+  bool ldmatrix = pick(bits, 4) != 0;
   static const char *swizzles[] = {"xor", "xor", "pad", "none"};
-  options.swizzle = swizzles[pick(bits, 4)];
+  const char *swizzle = swizzles[pick(bits, 4)];
+  if (options.lowering.getValue() == "ptx" && pick(bits, 2)) {
+    options.ldmatrix = ldmatrix;
+    options.swizzle = swizzle;
+  }
   static const int64_t paddings[] = {16, 16, 16, 16, 16, 16, 16, 16,
                                      16, 16, 16, 0,  32, 48, 8,  -16};
   options.padding = paddings[pick(bits, 16)];
@@ -401,11 +406,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     mlir::tgemm::TGemmFromLinalgOptions import;
     import.tf32 = options.tf32;
     prepare.addPass(mlir::tgemm::createTGemmFromLinalg(import));
-    mlir::tgemm::TGemmSelectConfigOptions select;
-    select.chip = options.chip;
-    select.lowering =
-        options.lowering == mlir::tgemm::Lowering::Wmma ? "wmma" : "ptx";
-    prepare.addPass(mlir::tgemm::createTGemmSelectConfig(select));
+    mlir::tgemm::TGemmAttachTargetOptions target;
+    target.chip = options.chip;
+    target.family = options.lowering;
+    prepare.addPass(mlir::tgemm::createTGemmAttachTarget(target));
+    prepare.addPass(mlir::tgemm::createTGemmSelectConfig());
     if (failed(prepare.run(*module)))
       module = {};
   }

@@ -29,19 +29,18 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 namespace cl = llvm::cl;
-using mlir::tgemm::Lowering;
 
 static cl::opt<std::string> inputFilename(cl::Positional, cl::Required,
                                           cl::desc("<input .mlir>"));
 static cl::opt<std::string> outputDir("o", cl::Required,
                                       cl::desc("Directory to write into"),
                                       cl::value_desc("dir"));
-static cl::opt<Lowering> lowering(
-    "lowering", cl::desc("Instruction family"), cl::init(Lowering::Ptx),
-    cl::values(clEnumValN(Lowering::Wmma, "wmma", "nvvm.wmma.*"),
-               clEnumValN(Lowering::Ptx, "ptx", "inline PTX (mma.sync)")));
-static cl::opt<std::string> chip("chip", cl::desc("sm_80, sm_86, sm_89, sm_90"),
-                                 cl::init("sm_90"));
+static cl::opt<std::string, false, mlir::tgemm::FamilyOptionParser>
+    lowering("lowering", cl::desc("Instruction family: wmma or ptx"),
+             cl::init("ptx"));
+static cl::opt<std::string, false, mlir::tgemm::ChipOptionParser>
+    chip("chip", cl::desc("sm_80, sm_86, sm_89, sm_90, sm_90a"),
+         cl::init("sm_90"));
 
 /// Writes `text` to `dir`/`name`; reports a failure on stderr.
 static bool writeFile(llvm::StringRef name, llvm::StringRef text) {

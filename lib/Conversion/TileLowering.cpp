@@ -15,18 +15,10 @@
 using namespace mlir;
 using namespace mlir::tgemm;
 
-static constexpr int64_t kRingAlignment = 128;
 static constexpr StringLiteral kDynamicSharedName = "__tgemm_dynamic_smem";
 
 int64_t mlir::tgemm::getElementBits(Type type) {
   return type.getIntOrFloatBitWidth();
-}
-
-bool mlir::tgemm::supportsSwizzle(RingSwizzle swizzle, int64_t rowBytes) {
-  if (swizzle != RingSwizzle::Xor)
-    return true;
-  return rowBytes == 16 || rowBytes == 32 || rowBytes == 64 ||
-         rowBytes % 128 == 0;
 }
 
 Value RingLayout::chunkOffset(OpBuilder &b, Location loc, Value row,
@@ -54,29 +46,36 @@ Value RingLayout::byteOffset(OpBuilder &b, Location loc, Value row,
                 im.rem(byteCol, 16));
 }
 
-SharedMemoryPlan SharedMemoryPlan::build(gpu::GPUFuncOp kernel,
-                                         RingSwizzle swizzle,
-                                         int64_t rowPadding,
-                                         int64_t scratchBytes,
-                                         bool scratchOverRings) {
-  SharedMemoryPlan plan;
+KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
+                                         const ::tgemm::MmaFact &fact,
+                                         const ::tgemm::Schedule &schedule,
+                                         int64_t warpTileN) {
+  KernelMemoryPlan plan;
+  RingSwizzle swizzle = fact.family == ::tgemm::Family::Wmma
+                            ? RingSwizzle::Pad
+                            : schedule.swizzle;
   int64_t offset = 0;
   kernel.walk([&](AllocSmemOp alloc) {
     SmemType type = alloc.getType();
+    ::tgemm::RingPlan planned = ::tgemm::planRing(
+        offset, type.getStages(), type.getRows(), type.getCols(),
+        getElementBits(type.getElementType()), swizzle, schedule.padding);
     RingLayout ring;
-    ring.swizzle = swizzle;
-    ring.elementBits = getElementBits(type.getElementType());
-    ring.rowBytes = type.getCols() * ring.elementBits / 8;
-    ring.rowPitch =
-        ring.rowBytes + (swizzle == RingSwizzle::Pad ? rowPadding : 0);
-    ring.stagePitch = type.getRows() * ring.rowPitch;
-    ring.offset = llvm::alignTo(offset, kRingAlignment);
-    offset = ring.offset + ring.sizeBytes(type.getStages());
+    ring.offset = planned.offset;
+    ring.rowBytes = planned.rowBytes;
+    ring.rowPitch = planned.rowPitch;
+    ring.stagePitch = planned.stagePitch;
+    ring.elementBits = planned.elementBits;
+    ring.swizzle = planned.swizzle;
+    offset = planned.offset + planned.sizeBytes();
     plan.rings[alloc] = ring;
   });
+  bool overRings = false;
+  int64_t scratch = ::tgemm::epilogueScratchBytes(
+      fact, getThreadsPerBlock(kernel) / 32, warpTileN, &overRings);
   plan.scratchOffset =
-      scratchOverRings ? 0 : llvm::alignTo(offset, kRingAlignment);
-  plan.totalBytes = std::max(offset, plan.scratchOffset + scratchBytes);
+      overRings ? 0 : llvm::alignTo(offset, ::tgemm::kRingAlignment);
+  plan.totalBytes = std::max(offset, plan.scratchOffset + scratch);
   return plan;
 }
 
@@ -225,7 +224,7 @@ Value mlir::tgemm::getDynamicSharedMemory(OpBuilder &b, Location loc,
     b.setInsertionPointToStart(module.getBody());
     LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/false,
                            LLVM::Linkage::External, kDynamicSharedName,
-                           Attribute(), kRingAlignment, /*addrSpace=*/3);
+                           Attribute(), ::tgemm::kRingAlignment, /*addrSpace=*/3);
   }
   return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
                                    kDynamicSharedName);
@@ -272,7 +271,7 @@ int64_t mlir::tgemm::getThreadsPerBlock(gpu::GPUFuncOp kernel) {
 namespace {
 struct AllocSmemLowering : public OpConversionPattern<AllocSmemOp> {
   AllocSmemLowering(const TypeConverter &converter, MLIRContext *ctx,
-                    const SharedMemoryPlan &plan, gpu::GPUModuleOp module)
+                    const KernelMemoryPlan &plan, gpu::GPUModuleOp module)
       : OpConversionPattern(converter, ctx), plan(plan), module(module) {}
   LogicalResult
   matchAndRewrite(AllocSmemOp op, OpAdaptor,
@@ -284,7 +283,7 @@ struct AllocSmemLowering : public OpConversionPattern<AllocSmemOp> {
                                                im.c(plan.rings.at(op).offset)));
     return success();
   }
-  const SharedMemoryPlan &plan;
+  const KernelMemoryPlan &plan;
   gpu::GPUModuleOp module;
 };
 
@@ -357,7 +356,50 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
   if (result.threads <= 0 || result.threads % 32)
     return kernel.emitOpError()
            << "needs a known_block_size of whole warps to lower tile copies";
+
+  // The legality module's rules that the kernel-level IR still shows: the
+  // operand layouts on the chip, the schedule's knobs and rows, and the
+  // shared-memory plan against the chip (the same rules tgemm-check-target
+  // asked of the matmul; a kernel-level test without a target is checked
+  // as for sm_90).
+  TargetAttr targetAttr = lookupTarget(kernel);
+  ::tgemm::Target target{targetAttr ? &targetAttr.getChipInfo()
+                                    : ::tgemm::lookupChip("sm_90"),
+                         family};
+  ::tgemm::Problem problem{result.fact->a, result.fact->b, result.fact->acc,
+                           result.fact->acc};
+  problem.rowA = mma.getLayoutA() == Layout::Row;
+  problem.rowB = mma.getLayoutB() == Layout::Row;
+  if (::tgemm::Verdict v = ::tgemm::checkFamily(problem, target))
+    return emitViolation(mma, *v);
+  auto schedule = kernel->getAttrOfType<ScheduleAttr>(
+      ScheduleAttr::getAttrName());
+  result.schedule =
+      schedule ? schedule.getValue()
+               : ::tgemm::defaultSchedule(family, {{0, 0, 0}, {1, 1}, 1});
+  if (::tgemm::Verdict v =
+          ::tgemm::checkScheduleKnobs(result.schedule, family))
+    return emitViolation(mma, *v);
+  if (family == ::tgemm::Family::MmaSync)
+    for (Value ring : {mma.getA(), mma.getB()}) {
+      auto type = cast<SmemType>(ring.getType());
+      if (::tgemm::Verdict v = ::tgemm::checkRingRows(
+              result.schedule.swizzle,
+              type.getCols() * getElementBits(type.getElementType()) / 8))
+        return emitViolation(mma, *v);
+    }
+  result.plan = KernelMemoryPlan::build(kernel, *result.fact, result.schedule,
+                                        tile.getCols());
+  int64_t stages = cast<SmemType>(mma.getA().getType()).getStages();
+  if (::tgemm::Verdict v = ::tgemm::checkSharedMemory(result.plan.totalBytes,
+                                                      *target.chip, stages))
+    return emitViolation(mma, *v);
   return result;
+}
+
+bool mlir::tgemm::isLoweredBy(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
+  TargetAttr target = lookupTarget(kernel);
+  return !target || target.getFamily() == family;
 }
 
 Type mlir::tgemm::getFragmentArrayType(FragsType type,
@@ -394,7 +436,7 @@ Value mlir::tgemm::packAccumulator(OpBuilder &b, Location loc, Type type,
 }
 
 LogicalResult mlir::tgemm::lowerTileOps(
-    ModuleOp module, gpu::GPUFuncOp kernel, const SharedMemoryPlan &plan,
+    ModuleOp module, gpu::GPUFuncOp kernel, const KernelMemoryPlan &plan,
     const ::tgemm::MmaFact &fact, Type reg, StringRef lowering,
     function_ref<void(RewritePatternSet &, const TypeConverter &)>
         addPatterns) {
@@ -426,7 +468,7 @@ LogicalResult mlir::tgemm::lowerTileOps(
 
 void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
                                        const TypeConverter &converter,
-                                       const SharedMemoryPlan &plan,
+                                       const KernelMemoryPlan &plan,
                                        gpu::GPUModuleOp module) {
   patterns.add<AllocSmemLowering>(converter, patterns.getContext(), plan,
                                   module);
@@ -434,7 +476,7 @@ void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
 }
 
 Value mlir::tgemm::getScratchPointer(OpBuilder &b, Location loc,
-                                     const SharedMemoryPlan &plan,
+                                     const KernelMemoryPlan &plan,
                                      gpu::GPUModuleOp module, Value offset) {
   IndexMath im{b, loc};
   return offsetSharedPointer(b, loc, getDynamicSharedMemory(b, loc, module),

@@ -19,63 +19,52 @@
 using namespace mlir;
 using namespace mlir::tgemm;
 
-/// The PTX ISA version every kernel is emitted for: 8.4 is the first with
-/// fp8 mma.sync on sm_89 (PTX ISA, "Release notes"), and it covers sm_90.
-static constexpr StringLiteral kPtxFeatures = "+ptx84";
-
 void mlir::tgemm::buildPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
-  bool wmma = options.lowering == Lowering::Wmma;
+  TGemmAttachTargetOptions target;
+  target.chip = options.chip;
+  target.family = options.lowering;
+  pm.addPass(createTGemmAttachTarget(target));
   if (options.fromLinalg) {
     TGemmFromLinalgOptions import;
     import.tf32 = options.tf32;
     pm.addPass(createTGemmFromLinalg(import));
   }
   TGemmSelectConfigOptions select;
-  select.chip = options.chip;
-  select.lowering = wmma ? "wmma" : "ptx";
   select.database = options.configDatabase;
   pm.addPass(createTGemmSelectConfig(select));
-  if (options.stages != 0) {
-    TGemmOverrideConfigOptions override;
-    override.stages = options.stages;
+
+  // Only what the options name explicitly overrides the selected schedule.
+  TGemmOverrideConfigOptions override;
+  bool overrides = false;
+  auto take = [&](const auto &from, auto &to) {
+    if (!from.hasValue())
+      return;
+    to = from.getValue();
+    overrides = true;
+  };
+  override.stages = options.stages;
+  overrides |= options.stages != 0;
+  take(options.refillAfterMma, override.refillAfterMma);
+  take(options.interleaveCopies, override.interleaveCopies);
+  take(options.prefetchMinWarps, override.prefetchMinWarps);
+  take(options.asyncCopy, override.asyncCopy);
+  take(options.ldmatrix, override.ldmatrix);
+  take(options.swizzle, override.swizzle);
+  take(options.padding, override.padding);
+  if (overrides)
     pm.addPass(createTGemmOverrideConfig(override));
-  }
-  TGemmCheckTargetOptions check;
-  check.chip = options.chip;
-  check.lowering = wmma ? "wmma" : "ptx";
-  pm.addPass(createTGemmCheckTarget(check));
-  // Measured per lowering (see tgemm-tile's refill-after-mma).
-  TGemmTileOptions tile;
-  // wmma gains from the late refill with register copies and with cp.async
-  // alike; ptx's cp.async lose lookahead with it.
-  tile.refillAfterMma = wmma;
-  tile.interleaveCopies = options.interleaveCopies;
-  // Only the ptx lowering takes prefetched fragments; measured, they pay
-  // in blocks of 8 or more warps.
-  tile.prefetchMinWarps = wmma ? 0 : options.prefetchMinWarps;
-  pm.addPass(createTGemmTile(tile));
-  if (wmma) {
-    TGemmLowerToWMMAOptions lower;
-    lower.asyncCopy = options.asyncCopy;
-    lower.padding = options.padding;
-    pm.addPass(createTGemmLowerToWMMA(lower));
-  } else {
-    TGemmLowerToPTXOptions lower;
-    lower.asyncCopy = options.asyncCopy;
-    lower.ldmatrix = options.ldmatrix;
-    lower.swizzle = options.swizzle;
-    lower.padding = options.padding;
-    pm.addPass(createTGemmLowerToPTX(lower));
-  }
+  pm.addPass(createTGemmCheckTarget());
+  pm.addPass(createTGemmTile());
+  // Each lowering takes the kernels of its family.
+  pm.addPass(createTGemmLowerToWMMA());
+  pm.addPass(createTGemmLowerToPTX());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
-  GpuNVVMAttachTargetOptions target;
-  target.chip = options.chip;
-  target.features = kPtxFeatures.str();
-  target.optLevel = options.optLevel;
-  pm.addPass(createGpuNVVMAttachTarget(target));
+  TGemmAttachNVVMTargetOptions nvvm;
+  nvvm.optLevel = options.optLevel;
+  pm.addPass(createTGemmAttachNVVMTarget(nvvm));
   // Views (a batch's matrices) become explicit base/offset/stride math.
   pm.addNestedPass<gpu::GPUModuleOp>(memref::createExpandStridedMetadataPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());

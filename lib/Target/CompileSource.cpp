@@ -34,10 +34,8 @@ CompileResult compileSource(const std::string &source,
   llvm::raw_string_ostream diagnostics(result.diagnostics);
 
   mlir::tgemm::PipelineOptions pipeline;
-  if (options.lowering == "wmma") {
-    pipeline.lowering = mlir::tgemm::Lowering::Wmma;
-  } else if (options.lowering == "ptx") {
-    pipeline.lowering = mlir::tgemm::Lowering::Ptx;
+  if (options.lowering == "wmma" || options.lowering == "ptx") {
+    pipeline.lowering = options.lowering;
   } else {
     diagnostics << "error: unknown lowering '" << options.lowering
                 << "'; expected wmma or ptx\n";
@@ -48,12 +46,29 @@ CompileResult compileSource(const std::string &source,
                 << " is not one of 0, 1, 2, 3\n";
     return result;
   }
+  if (!::tgemm::lookupChip(options.chip)) {
+    diagnostics << "error: unknown chip '" << options.chip
+                << "'; known chips: " << ::tgemm::knownChipNames() << "\n";
+    return result;
+  }
+  if (!::tgemm::parseSwizzle(options.swizzle)) {
+    diagnostics << "error: unknown swizzle '" << options.swizzle
+                << "'; expected xor, pad or none\n";
+    return result;
+  }
   pipeline.chip = options.chip;
   pipeline.stages = options.stages;
-  pipeline.asyncCopy = options.asyncCopy;
-  pipeline.ldmatrix = options.ldmatrix;
-  pipeline.swizzle = options.swizzle;
-  pipeline.padding = options.padding;
+  // Schedule options override the selected schedule only where they leave
+  // the defaults (an assigned option counts as given).
+  const mlir::tgemm::PipelineOptions defaults;
+  if (options.asyncCopy != defaults.asyncCopy)
+    pipeline.asyncCopy = options.asyncCopy;
+  if (options.ldmatrix != defaults.ldmatrix)
+    pipeline.ldmatrix = options.ldmatrix;
+  if (options.swizzle != defaults.swizzle.getValue())
+    pipeline.swizzle = options.swizzle;
+  if (options.padding != defaults.padding)
+    pipeline.padding = options.padding;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

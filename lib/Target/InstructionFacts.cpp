@@ -45,6 +45,8 @@ const ChipInfo kChips[] = {
     {"sm_86", 86, 99 * 1024, 1024},
     {"sm_89", 89, 99 * 1024, 1024},
     {"sm_90", 90, 227 * 1024, 1024},
+    // sm_90 with the architecture-specific features (wgmma, setmaxnreg).
+    {"sm_90a", 90, 227 * 1024, 1024},
 };
 // clang-format on
 } // namespace

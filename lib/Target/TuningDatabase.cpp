@@ -3,6 +3,7 @@
 #include "tgemm/Target/TuningDatabase.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
@@ -73,13 +74,101 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
   out.config.raster = config->getInteger("raster").value_or(1);
   if (out.config.raster < 1 || out.config.raster > 4096)
     return fail("config \"raster\" must be an integer in [1, 4096]");
+  if (const llvm::json::Value *options = entry.get("options")) {
+    const llvm::json::Object *object = options->getAsObject();
+    if (!object)
+      return fail("\"options\" must be an object");
+    TunedConfig::ScheduleOptions &o = out.options;
+    for (const auto &[key, value] : *object) {
+      llvm::StringRef name = key;
+      std::optional<bool> *flag =
+          llvm::StringSwitch<std::optional<bool> *>(name)
+              .Case("async-copy", &o.asyncCopy)
+              .Case("ldmatrix", &o.ldmatrix)
+              .Case("refill-after-mma", &o.refillAfterMma)
+              .Case("interleave-copies", &o.interleaveCopies)
+              .Case("prefetch-fragments", &o.prefetchFragments)
+              .Default(nullptr);
+      if (flag) {
+        if (!value.getAsBoolean())
+          return fail("option \"" + name + "\" must be true or false");
+        *flag = *value.getAsBoolean();
+      } else if (name == "swizzle") {
+        std::optional<llvm::StringRef> text = value.getAsString();
+        o.swizzle = text ? parseSwizzle(*text) : std::nullopt;
+        if (!o.swizzle)
+          return fail("option \"swizzle\" must be \"xor\", \"pad\" or "
+                      "\"none\"");
+      } else if (name == "padding") {
+        std::optional<int64_t> bytes = value.getAsInteger();
+        if (!bytes || *bytes < 0 || *bytes > 256 || *bytes % 16)
+          return fail("option \"padding\" must be a multiple of 16 in [0, "
+                      "256]");
+        o.padding = *bytes;
+      } else {
+        return fail("unknown option \"" + name +
+                    "\"; known: swizzle, padding, async-copy, ldmatrix, "
+                    "refill-after-mma, interleave-copies, prefetch-fragments");
+      }
+    }
+  }
   out.tflops = entry.getNumber("tflops").value_or(0);
   return out;
 }
+
+/// The deepest nesting of objects and lists in `text`, counted outside
+/// strings; stops counting once past `limit`.
+int nestingDepth(llvm::StringRef text, int limit) {
+  int depth = 0, deepest = 0;
+  bool inString = false, escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '{' || c == '[')
+      deepest = std::max(deepest, ++depth);
+    else if (c == '}' || c == ']')
+      --depth;
+    if (deepest > limit)
+      break;
+  }
+  return deepest;
+}
 } // namespace
+
+Schedule TunedConfig::schedule(Family family) const {
+  Schedule s = defaultSchedule(family, config);
+  if (options.swizzle)
+    s.swizzle = *options.swizzle;
+  if (options.padding)
+    s.padding = *options.padding;
+  if (options.asyncCopy)
+    s.asyncCopy = *options.asyncCopy;
+  if (options.ldmatrix)
+    s.ldmatrix = *options.ldmatrix;
+  if (options.refillAfterMma)
+    s.refillAfterMma = *options.refillAfterMma;
+  if (options.interleaveCopies)
+    s.interleaveCopies = *options.interleaveCopies;
+  if (options.prefetchFragments)
+    s.prefetchFragments = *options.prefetchFragments;
+  return s;
+}
 
 llvm::Error TuningDatabase::addJson(llvm::StringRef text,
                                     llvm::StringRef name) {
+  if (nestingDepth(text, kMaxDatabaseDepth) > kMaxDatabaseDepth)
+    return llvm::createStringError(
+        name + ": nested deeper than " + llvm::Twine(kMaxDatabaseDepth) +
+        " levels; a tuning database is an object of entries");
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed)
     return llvm::createStringError(name + ": " +
@@ -92,8 +181,8 @@ llvm::Error TuningDatabase::addJson(llvm::StringRef text,
   std::optional<llvm::StringRef> chip = root->getString("chip");
   if (!chip || !lookupChip(*chip))
     return llvm::createStringError(name +
-                                   ": \"chip\" must name a known chip "
-                                   "(sm_80, sm_86, sm_89, sm_90)");
+                                   ": \"chip\" must name a known chip (" +
+                                   knownChipNames() + ")");
   const llvm::json::Array *list = root->getArray("entries");
   if (!list)
     return llvm::createStringError(name + ": \"entries\" must be a list");

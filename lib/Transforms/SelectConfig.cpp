@@ -4,7 +4,6 @@
 #include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Target/TuningDatabase.h"
 #include "tgemm/Transforms/Passes.h"
-#include "tgemm/Transforms/TargetOptions.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -20,11 +19,12 @@ using namespace mlir::tgemm;
 
 namespace {
 
-/// Whether `op` verifies with `config` and its rings fit `chip`; the op is
-/// left with `config` set when they do. Diagnostics of the trial are
-/// dropped.
+/// Whether `op` verifies with `config` and the legality module accepts it
+/// with `schedule` for `target`; the op is left with both set when they do.
+/// Diagnostics of the trial are dropped.
 bool tryConfig(MatmulOp op, const ::tgemm::TileConfig &tile,
-               const ::tgemm::ChipInfo &chip) {
+               const ::tgemm::Schedule &schedule,
+               const ::tgemm::Target &target) {
   MLIRContext *ctx = op.getContext();
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   auto config = ConfigAttr::getChecked(
@@ -32,14 +32,14 @@ bool tryConfig(MatmulOp op, const ::tgemm::TileConfig &tile,
       ArrayRef<int64_t>(tile.warps), tile.stages, tile.raster);
   if (!config)
     return false;
-  MatmulKinds kinds = getMatmulKinds(op);
-  if (getPipelineSharedBytes(config, kinds.a, kinds.b) >
-      chip.maxSharedBytesPerBlock)
+  if (::tgemm::checkForTarget(getProblem(op), &tile, schedule, target))
     return false;
   op.setConfigAttr(config);
+  op.setScheduleAttr(ScheduleAttr::get(ctx, schedule));
   if (succeeded(op.verify()))
     return true;
   op.removeConfigAttr();
+  op.removeScheduleAttr();
   return false;
 }
 
@@ -56,15 +56,6 @@ struct SelectConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    FailureOr<const ::tgemm::ChipInfo *> found =
-        lookupChipOption(context, chip);
-    if (failed(found))
-      return failure();
-    chipInfo = *found;
-    if (lowering != "wmma" && lowering != "ptx")
-      return emitError(UnknownLoc::get(context))
-             << "unknown lowering '" << lowering
-             << "'; expected wmma or ptx";
     if (!database.empty()) {
       auto buffer = llvm::MemoryBuffer::getFile(database);
       if (!buffer)
@@ -81,12 +72,29 @@ struct SelectConfigPass
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](MatmulOp op) {
-      if (op.getConfigAttr())
+      TargetAttr targetAttr = lookupTarget(op);
+      if (!targetAttr) {
+        op.emitOpError() << "has no target: set the module's tgemm.target "
+                            "(--tgemm-attach-target, as --tgemm-pipeline "
+                            "does)";
+        failed = true;
         return;
+      }
+      ::tgemm::Target target = targetAttr.getValue();
+      StringRef lowering = ::tgemm::loweringName(target.family);
+      if (ConfigAttr config = op.getConfigAttr()) {
+        if (!op.getScheduleAttr())
+          op.setScheduleAttr(ScheduleAttr::get(
+              op.getContext(), ::tgemm::defaultSchedule(
+                                   target.family, getTileConfig(config))));
+        return;
+      }
       MatmulKinds kinds = getMatmulKinds(op);
-      ::tgemm::TuningQuery query{chip,    lowering,       kinds.a,
-                                 kinds.b, kinds.acc,      kinds.c,
-                                 op.getStaticM(), op.getStaticN(),
+      // sm_90a is sm_90 with more instructions: the same measured configs.
+      StringRef chip = StringRef(target.chip->name).rtrim('a');
+      ::tgemm::TuningQuery query{chip,              lowering,  kinds.a,
+                                 kinds.b,           kinds.acc, kinds.c,
+                                 op.getStaticM(),   op.getStaticN(),
                                  op.getStaticK()};
       std::string source;
       const ::tgemm::TuningDatabase *databases[] = {
@@ -95,7 +103,8 @@ struct SelectConfigPass
         if (db != &user && !builtin)
           continue;
         const ::tgemm::TunedConfig *tuned = db->lookup(query);
-        if (tuned && tryConfig(op, tuned->config, *chipInfo)) {
+        if (tuned && tryConfig(op, tuned->config,
+                               tuned->schedule(target.family), target)) {
           source = llvm::formatv("tuned at {0}x{1}x{2}", tuned->m, tuned->n,
                                  tuned->k)
                        .str();
@@ -105,10 +114,17 @@ struct SelectConfigPass
       if (source.empty()) {
         std::optional<::tgemm::TileConfig> fallback =
             ::tgemm::defaultConfig(kinds.a, kinds.b, kinds.acc);
-        if (!fallback || !tryConfig(op, *fallback, *chipInfo)) {
+        if (!fallback ||
+            !tryConfig(op, *fallback,
+                       ::tgemm::defaultSchedule(target.family, *fallback),
+                       target)) {
+          // Say why: the op's own rules, else the default config's.
+          if (failed = ::mlir::failed(verifyForTarget(op, target)); failed)
+            return;
           op.emitOpError() << "has no tile config and neither a tuned nor "
                               "the default config fits it on "
-                           << chipInfo->name;
+                           << target.chip->name << " with the " << lowering
+                           << " lowering";
           failed = true;
           return;
         }
@@ -116,19 +132,16 @@ struct SelectConfigPass
       }
       if (report) {
         ConfigAttr c = op.getConfigAttr();
-        ::tgemm::TileConfig chosen{{c.getBlockM(), c.getBlockN(), c.getBlockK()},
-                                   {c.getWarpsM(), c.getWarpsN()},
-                                   c.getStages(),
-                                   c.getRaster()};
-        op.emitRemark() << "config for " << chip << " " << lowering << ": "
-                        << describe(chosen) << " (" << source << ")";
+        op.emitRemark() << "config for " << target.chip->name << " "
+                        << lowering << ": " << describe(getTileConfig(c))
+                        << ", " << op.getScheduleAttr() << " (" << source
+                        << ")";
       }
     });
     if (failed)
       signalPassFailure();
   }
 
-  const ::tgemm::ChipInfo *chipInfo = nullptr;
   ::tgemm::TuningDatabase user;
 };
 

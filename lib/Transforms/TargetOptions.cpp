@@ -1,18 +1,68 @@
-//===- TargetOptions.cpp - Chip options of tgemm passes -------------------===//
+//===- TargetOptions.cpp - Validated options of tgemm passes --------------===//
 
 #include "tgemm/Transforms/TargetOptions.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/Location.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace mlir;
+using llvm::StringRef;
+using namespace mlir::tgemm;
 
-FailureOr<const ::tgemm::ChipInfo *>
-mlir::tgemm::lookupChipOption(MLIRContext *context, StringRef name) {
-  if (const ::tgemm::ChipInfo *chip = ::tgemm::lookupChip(name))
-    return chip;
-  emitError(UnknownLoc::get(context))
-      << "unknown chip '" << name
-      << "'; known chips: " << ::tgemm::knownChipNames();
-  return failure();
+bool mlir::tgemm::reportOptionError(StringRef option,
+                                    const llvm::Twine &message) {
+  llvm::WithColor::error() << "option '" << option << "': " << message
+                           << "\n";
+  return true;
+}
+
+bool FlagOptionParser::parse(llvm::cl::Option &, StringRef name,
+                             StringRef arg, bool &value) {
+  if (arg.empty() || arg == "true" || arg == "1") {
+    value = true;
+    return false;
+  }
+  if (arg == "false" || arg == "0") {
+    value = false;
+    return false;
+  }
+  return reportOptionError(name, "expected true or false, got '" + arg + "'");
+}
+
+bool ChipOptionParser::parse(llvm::cl::Option &, StringRef name,
+                             StringRef arg, std::string &value) {
+  if (!arg.empty() && !::tgemm::lookupChip(arg))
+    return reportOptionError(name, "unknown chip '" + arg +
+                                       "'; known chips: " +
+                                       ::tgemm::knownChipNames());
+  value = arg.str();
+  return false;
+}
+
+bool FamilyOptionParser::parse(llvm::cl::Option &, StringRef name,
+                               StringRef arg, std::string &value) {
+  if (!arg.empty() && arg != "wmma" && arg != "ptx")
+    return reportOptionError(name, "unknown instruction family '" + arg +
+                                       "'; expected wmma or ptx");
+  value = arg.str();
+  return false;
+}
+
+bool SwizzleOptionParser::parse(llvm::cl::Option &, StringRef name,
+                                StringRef arg, std::string &value) {
+  if (!::tgemm::parseSwizzle(arg))
+    return reportOptionError(name, "unknown swizzle '" + arg +
+                                       "'; expected xor, pad or none");
+  value = arg.str();
+  return false;
+}
+
+bool CountOptionParser::parse(llvm::cl::Option &, StringRef name,
+                              StringRef arg, int &value) {
+  long long parsed;
+  if (arg.getAsInteger(0, parsed) || parsed < 0 || parsed > kMaxOptionValue)
+    return reportOptionError(name, "expected an integer between 0 and " +
+                                       llvm::Twine(kMaxOptionValue) +
+                                       ", got '" + arg + "'");
+  value = parsed;
+  return false;
 }

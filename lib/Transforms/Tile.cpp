@@ -23,18 +23,6 @@ using namespace mlir::tgemm;
 
 namespace {
 
-/// Packed 4-bit rows must start on a byte: K (the packed dimension of both
-/// operands in every layout the lowerings take) must be even.
-LogicalResult checkPackedRows(MatmulOp op) {
-  int64_t k = op.getStaticK();
-  if (getMatmulKinds(op).a == ::tgemm::ElemKind::S4 &&
-      !ShapedType::isDynamic(k) && k % 2 != 0)
-    return op.emitOpError() << "K (" << k
-                            << ") must be even for 4-bit operands: each "
-                               "row of packed nibbles starts on a byte";
-  return success();
-}
-
 /// Ring types of A and B for a layout: tiles are stored as the operand is.
 SmemType ringType(MLIRContext *ctx, int64_t stages, int64_t outer,
                   int64_t depth, Layout layout, Type element, bool isA) {
@@ -113,8 +101,9 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
 }
 
 /// Writes the kernel body for `op` into `kernel`.
-void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
-                     bool interleaveCopies, int64_t prefetchMinWarps) {
+void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel,
+                     const ::tgemm::Schedule &schedule) {
+  bool refillAfterMma = schedule.refillAfterMma;
   MLIRContext *ctx = op.getContext();
   ConfigAttr config = op.getConfigAttr();
   Location loc = op.getLoc();
@@ -164,9 +153,10 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
                                           kinds.a, kinds.b, kinds.acc))
                       .k;
   int64_t warps = config.getWarpsM() * config.getWarpsN();
-  bool prefetch = prefetchMinWarps > 0 && warps >= prefetchMinWarps &&
-                  !refillAfterMma && stages > 1 && bk % kStep == 0;
-  bool interleave = !prefetch && interleaveCopies && !refillAfterMma &&
+  (void)warps;
+  bool prefetch = schedule.prefetchFragments && !refillAfterMma &&
+                  stages > 1 && bk % kStep == 0;
+  bool interleave = !prefetch && schedule.interleaveCopies && !refillAfterMma &&
                     stages > 1 && (bk / 2) % kStep == 0;
 
   // The main loop and the epilogue, once with every tile known to be whole
@@ -349,17 +339,23 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel, bool refillAfterMma,
 }
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
-LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
-                         bool refillAfterMma, bool interleaveCopies,
-                         int64_t prefetchMinWarps) {
+LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   if (!op.getConfigAttr())
     return op.emitOpError()
            << "has no tile config: write config(<...>) or run "
               "--tgemm-select-config first (as --tgemm-pipeline does)";
-  if (failed(checkPackedRows(op)))
-    return failure();
   MLIRContext *ctx = op.getContext();
   ConfigAttr config = op.getConfigAttr();
+  TargetAttr target = lookupTarget(op);
+  // The schedule: the op's, else its family's default, else the neutral
+  // one (kernel-level tests without a target).
+  ::tgemm::Schedule schedule =
+      op.getScheduleAttr() ? op.getScheduleAttr().getValue()
+      : target ? ::tgemm::defaultSchedule(target.getFamily(),
+                                          getTileConfig(config))
+               : ::tgemm::Schedule();
+  if (target && failed(verifyForTarget(op, target.getValue())))
+    return failure();
   Location loc = op.getLoc();
   SymbolTable symbols(module);
 
@@ -367,6 +363,10 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
   OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
   auto gpuModule = gpu::GPUModuleOp::create(mb, loc, baseName.str() + "_module");
   symbols.insert(gpuModule);
+  // The kernel carries what its lowering reads: the target (on its module,
+  // where the NVVM target goes too) and the schedule.
+  if (target)
+    gpuModule->setAttr(TargetAttr::getAttrName(), target);
   OpBuilder kb = OpBuilder::atBlockBegin(gpuModule.getBody());
   // Views take any stride and offset from their descriptors: a static
   // stride in the source must not become a constant the launch cannot
@@ -395,8 +395,9 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   int32_t threads = config.getNumThreads();
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
-  buildKernelBody(op, kernel, refillAfterMma, interleaveCopies,
-                  prefetchMinWarps);
+  kernel->setAttr(ScheduleAttr::getAttrName(),
+                  ScheduleAttr::get(ctx, schedule));
+  buildKernelBody(op, kernel, schedule);
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.
@@ -415,7 +416,15 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
   Value one = im.c(1);
   Value gridZ = op.isBatched() ? size(op.getC(), 0, 1) : one;
   MatmulKinds kinds = getMatmulKinds(op);
-  int64_t sharedBytes = getPipelineSharedBytes(config, kinds.a, kinds.b);
+  // The plan the lowering lays out (it writes the same number again).
+  (void)kinds;
+  int64_t sharedBytes =
+      ::tgemm::planSharedMemory(getProblem(op), getTileConfig(config),
+                                schedule,
+                                target ? target.getFamily()
+                                       : ::tgemm::Family::MmaSync)
+          .totalBytes;
+
   Value shared = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
   auto launch = gpu::LaunchFuncOp::create(
       b, loc, kernel, gpu::KernelDim3{gridX, gridY, gridZ},
@@ -426,6 +435,23 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName,
                                 sharedBytes));
   op.erase();
   return success();
+}
+
+/// `name` as a PTX identifier (PTX ISA, "Identifiers": a letter, then
+/// letters, digits, `_`; or `_` first): every other byte becomes `_XX`, its
+/// hex value, and a leading digit gets a `_` before it. Any MLIR symbol
+/// (`@"a b"`, `@a.b`, `@1abc`, UTF-8) so names a kernel ptxas accepts.
+std::string mangleKernelName(StringRef name) {
+  std::string out;
+  if (name.empty() || llvm::isDigit(name.front()))
+    out = name.empty() ? "gemm" : "_";
+  for (unsigned char c : name) {
+    if (llvm::isAlnum(c) || c == '_')
+      out += c;
+    else
+      out += "_" + llvm::utohexstr(c, /*LowerCase=*/false, /*Width=*/2);
+  }
+  return out;
 }
 
 struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
@@ -442,17 +468,17 @@ struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
     SymbolTable symbols(module);
     llvm::StringMap<unsigned> perFunction;
     for (MatmulOp op : matmuls) {
-      // Kernels are named after their function: @f, @f_1, ...
-      StringRef func = "gemm";
+      // Kernels are named after their function: @f, @f_1, ..., as PTX
+      // identifiers; the manifest records the entry's name.
+      std::string func = "gemm";
       if (auto parent = op->getParentOfType<FunctionOpInterface>())
-        func = parent.getName();
+        func = mangleKernelName(parent.getName());
       std::string base;
       do {
         unsigned n = perFunction[func]++;
-        base = n == 0 ? func.str() : (func + "_" + Twine(n)).str();
+        base = n == 0 ? func : (func + "_" + Twine(n)).str();
       } while (symbols.lookup(base + "_module"));
-      if (failed(tileMatmul(op, module, base, refillAfterMma,
-                                interleaveCopies, prefetchMinWarps)))
+      if (failed(tileMatmul(op, module, base)))
         return signalPassFailure();
     }
   }

@@ -84,14 +84,14 @@ LogicalResult emitCubin(ModuleOp module, const CompiledModule &compiled) {
         << "--emit=cubin writes a binary file: give it with -o";
     return failure();
   }
-  std::string ptxas = tgemm::findPtxas(ptxasPath);
+  std::string ptxas = mlir::tgemm::findPtxas(ptxasPath);
   if (ptxas.empty()) {
     emitError(module.getLoc()) << "ptxas not found (looked in CUDA_HOME, "
                                   "/usr/local/cuda/bin and PATH); pass --ptxas";
     return failure();
   }
   FailureOr<std::string> cubin =
-      tgemm::assembleCubin(module.getLoc(), compiled, ptxas);
+      mlir::tgemm::assembleCubin(module.getLoc(), compiled, ptxas);
   if (failed(cubin))
     return failure();
   std::string errorMessage;
@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
                               "tgemm-translate: PTX, cubin and launch "
                               "manifest from a compiled tgemm module\n");
   DialectRegistry registry;
-  tgemm::registerAllTGemmDialects(registry);
+  mlir::tgemm::registerAllTGemmDialects(registry);
   MLIRContext context(registry);
 
   std::string errorMessage;
@@ -128,7 +128,7 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  auto binaries = tgemm::collectCompiledModules(*module);
+  auto binaries = mlir::tgemm::collectCompiledModules(*module);
   if (failed(binaries))
     return 1;
   if (emit == Emit::Cubin) {
@@ -148,7 +148,7 @@ int main(int argc, char **argv) {
     output->os() << compiled->ptx;
   } else {
     FailureOr<std::string> manifest =
-        tgemm::buildManifestJson(*module, *binaries);
+        mlir::tgemm::buildManifestJson(*module, *binaries);
     if (failed(manifest))
       return 1;
     output->os() << *manifest;

@@ -36,14 +36,12 @@ def TGemmLowerToWMMA : Pass<"tgemm-lower-to-wmma", "ModuleOp"> {
     shared memory size and `lowering = "wmma"` in their manifest.
 
     fp8 has no WMMA instruction: such a kernel is rejected with a diagnostic.
+
+    The pass lowers the kernels whose `tgemm.target` names the wmma family
+    (and kernels without a target), with the kernel's `tgemm.schedule`
+    (`async_copy`, `padding`); other kernels are left to their family's
+    lowering.
   }];
-  let options = [
-    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
-           "Copy global->shared with nvvm.cp.async where the tile op says "
-           "async (else through registers)">,
-    Option<"padding", "padding", "int64_t", /*default=*/"16",
-           "Bytes of padding after each shared-memory row (multiple of 16)">,
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect",
@@ -71,23 +69,18 @@ def TGemmLowerToPTX : Pass<"tgemm-lower-to-ptx", "ModuleOp"> {
       time through shared memory (over the dead rings), then every lane
       writes 16-byte vectors of C, after alpha/beta and the conversion.
 
-    Each feature can be switched off alone, for ablation: `async-copy=false`
-    (ld.global + st.shared through registers), `ldmatrix=false` (per-thread
-    ld.shared fragment loads), `swizzle=pad|none`.
+    Each feature can be switched off alone, for ablation, in the kernel's
+    `tgemm.schedule`: `async_copy = false` (ld.global + st.shared through
+    registers), `ldmatrix = false` (per-thread ld.shared fragment loads),
+    `swizzle = pad|none`.
+
+    The pass lowers the kernels whose `tgemm.target` names the ptx family
+    (and kernels without a target); other kernels are left to their
+    family's lowering.
 
     All PTX goes through one builder (`PtxBuilder`); instruction shapes come
     from the instruction-facts table.
   }];
-  let options = [
-    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
-           "Copy global->shared with cp.async (else ld.global + st.shared)">,
-    Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"true",
-           "Load fragments with ldmatrix (else per-thread ld.shared)">,
-    Option<"swizzle", "swizzle", "std::string", /*default=*/"\"xor\"",
-           "Shared-memory layout: xor, pad or none">,
-    Option<"padding", "padding", "int64_t", /*default=*/"16",
-           "Row padding in bytes with swizzle=pad (multiple of 16)">,
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::arith::ArithDialect",

@@ -21,14 +21,9 @@
 
 namespace mlir::tgemm {
 
-/// How a ring's rows are placed against shared-memory bank conflicts.
-enum class RingSwizzle {
-  None, // rows back to back
-  Pad,  // each row followed by padding
-  Xor,  // rows back to back; the 16-byte chunks of each 128-byte line are
-        // permuted by XOR with the line (or, for rows of 128 bytes or more,
-        // the row) index modulo 8
-};
+/// How a ring's rows are placed against bank conflicts (the schedule's
+/// `swizzle`).
+using RingSwizzle = ::tgemm::Swizzle;
 
 /// Where one `!tgemm.smem` ring lives: rows are `rowPitch` bytes apart
 /// (the row's data plus padding), stages `stagePitch` bytes apart.
@@ -50,24 +45,21 @@ struct RingLayout {
   Value chunkOffset(OpBuilder &b, Location loc, Value row, Value chunk) const;
 };
 
-/// Whether `swizzle` can lay out rows of `rowBytes` bytes; `Xor` needs rows
-/// of 16, 32 or 64 bytes or a multiple of 128.
-bool supportsSwizzle(RingSwizzle swizzle, int64_t rowBytes);
-
-/// The rings of one kernel, laid out one after another, each aligned to
-/// 128 bytes, and `scratchBytes` of scratch for the lowering: after the
-/// rings, or over them when the lowering only uses it once the rings are
-/// dead (`scratchOverRings`).
-struct SharedMemoryPlan {
+/// The rings of one kernel and the lowering's scratch, placed by the
+/// legality module's plan (`::tgemm::planRing`,
+/// `::tgemm::epilogueScratchBytes`): what the target check compared with the
+/// chip is what the lowering lays out.
+struct KernelMemoryPlan {
   llvm::DenseMap<Operation *, RingLayout> rings; // keyed by tgemm.alloc_smem
   int64_t scratchOffset = 0;
   int64_t totalBytes = 0;
 
-  /// Plans every `tgemm.alloc_smem` in `kernel` with `swizzle`; `Pad` adds
-  /// `rowPadding` bytes to each row.
-  static SharedMemoryPlan build(gpu::GPUFuncOp kernel, RingSwizzle swizzle,
-                                int64_t rowPadding, int64_t scratchBytes,
-                                bool scratchOverRings);
+  /// Plans every `tgemm.alloc_smem` in `kernel`, in order, with the
+  /// schedule's swizzle and padding, then the epilogue scratch of `fact`.
+  static KernelMemoryPlan build(gpu::GPUFuncOp kernel,
+                                const ::tgemm::MmaFact &fact,
+                                const ::tgemm::Schedule &schedule,
+                                int64_t warpTileN);
 };
 
 /// Spreads the 16-byte chunks of a `rows` x `chunksPerRow` tile over the
@@ -177,12 +169,20 @@ struct KernelInstruction {
   MmaTileOp mma;                            // null: nothing to lower
   const ::tgemm::MmaFact *fact = nullptr;
   int64_t threads = 0;                      // threads per block
+  ::tgemm::Schedule schedule;               // the kernel's tgemm.schedule
+  KernelMemoryPlan plan;
 };
 
-/// Finds `kernel`'s `tgemm.mma_tile` and checks, with a diagnostic at the op,
-/// that `family` has an instruction for its types, that the warp tile is a
-/// whole number of that instruction's tiles, and that the kernel's block is
-/// whole warps. What else a lowering needs it checks itself.
+/// Whether `family`'s lowering owns `kernel`: its `tgemm.target` names the
+/// family, or it has none (a kernel-level test).
+bool isLoweredBy(gpu::GPUFuncOp kernel, ::tgemm::Family family);
+
+/// Finds `kernel`'s `tgemm.mma_tile` and asks the legality module, with a
+/// diagnostic at the op, whether `family` can lower it: an instruction for
+/// its types and layouts on the target chip, a warp tile of whole
+/// instructions, a block of whole warps, a schedule (the kernel's
+/// `tgemm.schedule`, else the family's default) the family has, and a
+/// shared-memory plan that fits the chip.
 FailureOr<KernelInstruction> selectInstruction(gpu::GPUFuncOp kernel,
                                                ::tgemm::Family family);
 
@@ -193,7 +193,7 @@ FailureOr<KernelInstruction> selectInstruction(gpu::GPUFuncOp kernel,
 /// `lowering` and the plan's shared memory.
 LogicalResult
 lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
-             const SharedMemoryPlan &plan, const ::tgemm::MmaFact &fact,
+             const KernelMemoryPlan &plan, const ::tgemm::MmaFact &fact,
              Type reg, StringRef lowering,
              function_ref<void(RewritePatternSet &, const TypeConverter &)>
                  addPatterns);
@@ -202,12 +202,12 @@ lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
 /// its ring in the plan, `tgemm.zero_acc` a zero of the converted type.
 void populateRingPatterns(RewritePatternSet &patterns,
                           const TypeConverter &converter,
-                          const SharedMemoryPlan &plan,
+                          const KernelMemoryPlan &plan,
                           gpu::GPUModuleOp module);
 
 /// Pointer to byte `offset` of the plan's scratch.
 Value getScratchPointer(OpBuilder &b, Location loc,
-                        const SharedMemoryPlan &plan, gpu::GPUModuleOp module,
+                        const KernelMemoryPlan &plan, gpu::GPUModuleOp module,
                         Value offset);
 
 /// The epilogue for one vector of accumulator values, the row-contiguous

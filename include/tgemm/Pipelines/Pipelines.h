@@ -6,6 +6,9 @@
 //   mlir::tgemm::PipelineOptions options;
 //   options.lowering = "wmma";
 //   options.chip = "sm_90";
+//
+// (chip and lowering become the module's #tgemm.target, which every pass
+// reads)
 //   mlir::tgemm::buildPipeline(pm, options);
 //
 // or, from the command line, --tgemm-pipeline="lowering=wmma chip=sm_90".
@@ -15,31 +18,36 @@
 #ifndef TGEMM_PIPELINES_PIPELINES_H
 #define TGEMM_PIPELINES_PIPELINES_H
 
+#include "tgemm/Transforms/TargetOptions.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::tgemm {
 
-/// The instruction-level lowering a pipeline uses.
-enum class Lowering { Wmma, Ptx };
-
+/// Options of --tgemm-pipeline. `chip` and `lowering` choose the module's
+/// `#tgemm.target` (left empty: the module's own, else sm_90 and ptx); the
+/// schedule options, where given, override every matmul's
+/// `#tgemm.schedule` (tgemm-override-config), for ablations. Each value is
+/// checked when the options are parsed.
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
-  PassOptions::Option<Lowering> lowering{
-      *this, "lowering", llvm::cl::desc("Instruction family"),
-      llvm::cl::init(Lowering::Ptx),
-      llvm::cl::values(
-          clEnumValN(Lowering::Wmma, "wmma", "WMMA (nvvm.wmma.* instructions)"),
-          clEnumValN(Lowering::Ptx, "ptx",
-                     "inline PTX: cp.async, ldmatrix, mma.sync"))};
-  PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("Target chip: sm_80, sm_86, sm_89, sm_90"),
-      llvm::cl::init("sm_90")};
-  PassOptions::Option<bool> fromLinalg{
+  PassOptions::Option<std::string, FamilyOptionParser> lowering{
+      *this, "lowering",
+      llvm::cl::desc("Instruction family: wmma (nvvm.wmma.*) or ptx (inline "
+                     "PTX: cp.async, ldmatrix, mma.sync); empty: the "
+                     "module's tgemm.target, else ptx"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string, ChipOptionParser> chip{
+      *this, "chip",
+      llvm::cl::desc("Target chip: sm_80, sm_86, sm_89, sm_90, sm_90a; "
+                     "empty: the module's tgemm.target, else sm_90"),
+      llvm::cl::init("")};
+  PassOptions::Option<bool, FlagOptionParser> fromLinalg{
       *this, "from-linalg",
       llvm::cl::desc("First import linalg.matmul / linalg.batch_matmul on "
                      "memrefs (tgemm-from-linalg)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> tf32{
+  PassOptions::Option<bool, FlagOptionParser> tf32{
       *this, "tf32",
       llvm::cl::desc("Import f32 linalg matmuls, computed as TF32"),
       llvm::cl::init(false)};
@@ -48,37 +56,45 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("A tuned config database searched before the built-in "
                      "ones (tgemm-select-config)"),
       llvm::cl::init("")};
-  PassOptions::Option<int64_t> stages{
+  PassOptions::Option<int, CountOptionParser> stages{
       *this, "stages",
       llvm::cl::desc("Override every config's stage count (0: keep)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> interleaveCopies{
-      *this, "interleave-copies",
-      llvm::cl::desc("Issue each k-tile's refill copies between halves of "
-                     "its multiply (tgemm-tile)"),
+  PassOptions::Option<bool, FlagOptionParser> refillAfterMma{
+      *this, "refill-after-mma",
+      llvm::cl::desc("Schedule: issue the k-loop's refill copies after the "
+                     "multiply (default: the family's)"),
       llvm::cl::init(false)};
-  PassOptions::Option<int64_t> prefetchMinWarps{
+  PassOptions::Option<bool, FlagOptionParser> interleaveCopies{
+      *this, "interleave-copies",
+      llvm::cl::desc("Schedule: issue each k-tile's refill copies between "
+                     "halves of its multiply"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int, CountOptionParser> prefetchMinWarps{
       *this, "prefetch-fragments-min-warps",
-      llvm::cl::desc("ptx: in blocks of at least this many warps, load each "
-                     "stage's first fragments before the previous stage's "
-                     "last multiply (tgemm-tile; 0: never)"),
+      llvm::cl::desc("Schedule, ptx: in blocks of at least this many warps, "
+                     "load each stage's first fragments before the previous "
+                     "stage's last multiply (0: never; default: the "
+                     "family's, 8 for ptx)"),
       llvm::cl::init(8)};
-  PassOptions::Option<bool> asyncCopy{
+  PassOptions::Option<bool, FlagOptionParser> asyncCopy{
       *this, "async-copy",
-      llvm::cl::desc("Copy with cp.async (else ld.global + st.shared)"),
+      llvm::cl::desc("Schedule: copy with cp.async (else ld.global + "
+                     "st.shared)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> ldmatrix{
+  PassOptions::Option<bool, FlagOptionParser> ldmatrix{
       *this, "ldmatrix",
-      llvm::cl::desc("ptx: load fragments with ldmatrix (else ld.shared)"),
+      llvm::cl::desc("Schedule, ptx: load fragments with ldmatrix (else "
+                     "ld.shared)"),
       llvm::cl::init(true)};
-  PassOptions::Option<std::string> swizzle{
+  PassOptions::Option<std::string, SwizzleOptionParser> swizzle{
       *this, "swizzle",
-      llvm::cl::desc("ptx: shared-memory layout, xor, pad or none"),
+      llvm::cl::desc("Schedule, ptx: shared-memory layout, xor, pad or none"),
       llvm::cl::init("xor")};
-  PassOptions::Option<int64_t> padding{
+  PassOptions::Option<int, CountOptionParser> padding{
       *this, "padding",
-      llvm::cl::desc("Bytes of padding per shared-memory row (wmma, and "
-                     "ptx with swizzle=pad)"),
+      llvm::cl::desc("Schedule: bytes of padding per shared-memory row (wmma, "
+                     "and ptx with swizzle=pad)"),
       llvm::cl::init(16)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
@@ -87,10 +103,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
 };
 
 /// Appends the whole pipeline to `pm` (anchored on builtin.module): the
-/// linalg import, config selection (tuned database or default), target
-/// checks, tiling, the chosen lowering, then the upstream NVVM path to a
-/// gpu.binary with PTX (gpu-module-to-binary format=isa). An unknown chip
-/// is reported by the first pass, tgemm-check-target, when the pipeline runs.
+/// target (tgemm-attach-target), the linalg import, config and schedule
+/// selection (tuned database or default), the options' overrides, the
+/// target check (the legality module), tiling, each family's lowering of
+/// its kernels, then the upstream NVVM path to a gpu.binary with PTX
+/// (gpu-module-to-binary format=isa).
 void buildPipeline(OpPassManager &pm, const PipelineOptions &options);
 
 /// Registers --tgemm-pipeline.

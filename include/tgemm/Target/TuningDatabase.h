@@ -19,6 +19,7 @@
 
 #include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Target/InstructionFacts.h"
+#include "tgemm/Target/Legality.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -36,8 +37,25 @@ struct TunedConfig {
   ElemKind a, b, acc, c;
   int64_t m, n, k; // the shape it was tuned at
   TileConfig config;
+  /// The entry's "options": schedule fields it was measured with, applied
+  /// over the family's default schedule (`swizzle`, `padding`,
+  /// `async-copy`, `ldmatrix`, `refill-after-mma`, `interleave-copies`,
+  /// `prefetch-fragments`).
+  struct ScheduleOptions {
+    std::optional<Swizzle> swizzle;
+    std::optional<int64_t> padding;
+    std::optional<bool> asyncCopy, ldmatrix, refillAfterMma, interleaveCopies,
+        prefetchFragments;
+  } options;
   double tflops = 0; // what it reached there (for reports only)
+
+  /// The schedule the entry was measured with, for `family`.
+  Schedule schedule(Family family) const;
 };
+
+/// Deepest nesting of objects and lists a database may have: the parser
+/// recurses, so a deeper file is rejected before it is parsed.
+constexpr int kMaxDatabaseDepth = 32;
 
 /// The problem a config is wanted for; a dynamic size is <= 0.
 struct TuningQuery {

@@ -5,30 +5,58 @@
 
 include "mlir/Pass/PassBase.td"
 
-def TGemmCheckTarget : Pass<"tgemm-check-target"> {
-  let summary = "Check every tgemm.matmul against one chip and lowering";
+def TGemmAttachTarget : Pass<"tgemm-attach-target", "ModuleOp"> {
+  let summary = "Give the module the #tgemm.target every later pass reads";
   let description = [{
-    The `tgemm.matmul` verifier only knows what holds on every chip. Once a
-    chip and a lowering are chosen, this pass checks what depends on them and
-    reports each violation with the op's location:
-
-    - the lowering's instruction family has an instruction for the precision
-      (e.g. WMMA has no fp8);
-    - the chip has that instruction (fp8 `mma.sync` needs sm_89 or newer);
-    - the config's shared-memory stage ring fits the chip's per-block limit.
+    Sets the module's `tgemm.target` attribute, the one place that says
+    which chip and which instruction family the GEMMs compile for. A module
+    that already has one keeps it; given `chip` or `family` that differ from
+    it, the pass fails and names both. Without options, a module without a
+    target gets `sm_90` and `ptx`.
 
     ```
-    tgemm-opt --tgemm-check-target="chip=sm_86 lowering=ptx" gemm.mlir
+    tgemm-opt --tgemm-attach-target="chip=sm_86 family=wmma" gemm.mlir
     ```
 
-    `lowering=any` accepts an op if either family can compile it.
+    produces
+
+    ```mlir
+    module attributes {tgemm.target = #tgemm.target<chip = "sm_86", family = wmma>}
+    ```
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target chip (sm_80, sm_86, sm_89, sm_90)">,
-    Option<"lowering", "lowering", "std::string", /*default=*/"\"any\"",
-           "Instruction family: wmma, ptx, or any">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "Target chip (sm_80, sm_86, sm_89, sm_90, sm_90a); empty: the "
+           "module's, else sm_90">,
+    Option<"family", "family", "std::string", /*default=*/"\"\"",
+           "Instruction family (wmma, ptx); empty: the module's, else ptx">,
   ];
+  let dependentDialects = ["::mlir::tgemm::TGemmDialect"];
+}
+
+def TGemmCheckTarget : Pass<"tgemm-check-target"> {
+  let summary = "Check every tgemm.matmul against its #tgemm.target";
+  let description = [{
+    The `tgemm.matmul` verifier only knows what holds on every chip. This
+    pass asks the legality module the rest, for the target that the nearest
+    enclosing `tgemm.target` names, and reports each violation with the op's
+    location and the rule's numbers:
+
+    - the family has an instruction for the precision (WMMA has no fp8) and
+      the chip has it (fp8 `mma.sync` needs sm_89 or newer);
+    - the family serves the operand layouts (8-bit, tf32 and fp8 `mma.sync`
+      fragments need layout(row, col); so does WMMA's s4);
+    - the schedule's knobs exist in the family and can lay out the tile;
+    - the kernel's whole shared memory (rings with their padding, and the
+      epilogue scratch: the plan the lowering lays out) fits the chip.
+
+    Once it has passed, tiling and lowering do not fail.
+
+    ```
+    tgemm-opt --tgemm-attach-target="chip=sm_86 family=ptx" \
+        --tgemm-check-target gemm.mlir
+    ```
+  }];
 }
 
 def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
@@ -70,15 +98,18 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
   let description = [{
     For each `tgemm.matmul` written without `config(...)`, looks up the tuned
     config databases (configs/*.json, compiled in; see docs/tuning.md) for
-    the entry of the same chip, lowering and element types whose M, N, K
-    are nearest to the op's (in log space; a dynamic size counts as 4096),
-    and sets it. Without a matching entry, or when the entry does not fit
-    the op (e.g. its rings exceed the chip's shared memory), the op gets
-    tgemm's default config for its precision (`tgemm::defaultConfig`).
-    Ops that have a config keep it.
+    the entry of its target's chip and family and the same element types
+    whose M, N, K are nearest to the op's (in log space; a dynamic size
+    counts as 4096), and sets its config and schedule (the family's default
+    schedule, with the entry's `options` applied). Only an entry that the
+    legality module accepts for the target is taken; without one, the op
+    gets tgemm's default config for its precision (`tgemm::defaultConfig`).
+    Ops that have a config keep it, and get the family's default schedule
+    if they have none.
 
     ```
-    tgemm-opt --tgemm-select-config="chip=sm_90 lowering=ptx" gemm.mlir
+    tgemm-opt --tgemm-attach-target="chip=sm_90 family=ptx" \
+        --tgemm-select-config gemm.mlir
     ```
 
     `database=FILE` adds a database, searched before the built-in ones
@@ -86,10 +117,6 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     `report` emits a remark per op naming what was chosen and from where.
   }];
   let options = [
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "Target chip (sm_80, sm_86, sm_89, sm_90)">,
-    Option<"lowering", "lowering", "std::string", /*default=*/"\"ptx\"",
-           "Instruction family the config is for: wmma or ptx">,
     Option<"database", "database", "std::string", /*default=*/"\"\"",
            "A tuned config database (JSON) searched before the built-in ones">,
     Option<"report", "report", "bool", /*default=*/"false",
@@ -121,14 +148,18 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     need an even K (a static odd K is an error; for dynamic sizes the
     manifest's `requires` says so).
 
-    `refill-after-mma` moves each iteration's refill copies after its
+    The k-loop follows the op's `#tgemm.schedule` (the default schedule
+    without one); the kernel gets the schedule as its `tgemm.schedule`
+    attribute, and its `gpu.module` the target, for the lowering.
+
+    `refill_after_mma` moves each iteration's refill copies after its
     multiply (default: right after the barrier, before it). On the H200 the
     WMMA lowering gains from it, with synchronous copies (f16 8192^3: 210.9
     -> 229.5 TFLOP/s) and with cp.async (f16 128x256x64: 332.8 -> 352.6;
     bench/h200-2026-11-30-wmma-copies.csv), while the ptx lowering's
     cp.async lose lookahead (s8: 855 -> 799 TOP/s;
-    bench/h200-2026-11-30-refill-order.csv), so `--tgemm-pipeline` sets it
-    for `lowering=wmma` only.
+    bench/h200-2026-11-30-refill-order.csv), so the wmma family's default
+    schedule has it and the ptx family's does not.
 
     Refills past the last k-tile are predicated off (`copy_tile ... if`)
     rather than branched around: the loop body stays one block, which
@@ -136,7 +167,7 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     branched refill (bench/h200-2026-11-30-loop-body.csv): ptx f16
     128x128x64 1.23x, bf16 1.12x, tf32 1.13x, s8 1.15x, e4m3 1.17x.
 
-    `interleave-copies` (refill before the multiply only) splits each
+    `interleave_copies` (refill before the multiply only) splits each
     stage's multiply in two halves of K (`k_slice`) and issues the refill of
     A between them, that of B after them, so that copy instructions are
     spread among the tensor-core instructions instead of being issued in
@@ -145,9 +176,8 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     default: on the H200 it helps a 128x256x64 f16 block (1.07x) but costs
     a 128x128x32 one (0.88x) and is neutral elsewhere (same file).
 
-    `prefetch-fragments-min-warps=W` (refill before the multiply only; it
-    takes precedence over `interleave-copies`) writes the loop of blocks of
-    at least W warps the way CUTLASS's multistage mainloop runs it: the
+    `prefetch_fragments` (refill before the multiply only; it
+    takes precedence over `interleave_copies`) writes the loop the way CUTLASS's multistage mainloop runs it: the
     barrier sits before each stage's last
     k-step, whose fragments are already in registers (`tgemm.load_frags`),
     and right after it the warp refills the stage it has just finished and
@@ -159,20 +189,9 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
     (bench/h200-2026-11-30-prefetch.csv): 8-warp blocks, one per SM, gain
     1.08-1.20x (f16 128x256x64 414 -> 450, 256x128x64 419 -> 453 TFLOP/s);
     4-warp blocks, two per SM, 0.97-1.04x, and their extra registers spill
-    (two blocks per SM already hide the barrier). So `--tgemm-pipeline`
-    sets W = 8 for the ptx lowering.
+    (two blocks per SM already hide the barrier). So the ptx family's
+    default schedule sets it for blocks of 8 or more warps.
   }];
-  let options = [
-    Option<"refillAfterMma", "refill-after-mma", "bool", /*default=*/"false",
-           "Issue the k-loop's refill copies after the multiply">,
-    Option<"interleaveCopies", "interleave-copies", "bool", /*default=*/"false",
-           "Issue the refill copies between halves of the multiply">,
-    Option<"prefetchMinWarps", "prefetch-fragments-min-warps", "int64_t",
-           /*default=*/"0",
-           "Load each stage's first fragments before the previous stage's "
-           "last multiply (tgemm.load_frags) in blocks of at least this "
-           "many warps (0: never)">,
-  ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
@@ -180,21 +199,58 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
 }
 
 def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
-  let summary = "Replace parts of every tgemm.matmul's tile config";
+  let summary = "Replace parts of every tgemm.matmul's tile config and schedule";
   let description = [{
     Sets the given fields of every `tgemm.matmul`'s `#tgemm.config` and
-    verifies the op again, so a study can sweep one parameter (e.g. the
-    stage count) over unchanged source IR; a value the op cannot take is
-    reported with the verifier's message.
+    `#tgemm.schedule` (an op without a schedule starts from its target
+    family's default) and checks the op again, with the verifier and, where
+    a target is set, the legality module: a study sweeps one parameter (the
+    stage count, the swizzle, ...) over unchanged source IR, and a value the
+    op cannot take is reported with the rule's message. Options left unset
+    change nothing.
 
     ```
-    tgemm-opt --tgemm-override-config="stages=2" gemm.mlir
+    tgemm-opt --tgemm-override-config="stages=2 swizzle=pad" gemm.mlir
     ```
+
+    `prefetch-fragments-min-warps=W` sets `prefetch_fragments` on the ops
+    whose blocks have at least W warps (0: on none).
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Pipeline stages (0 keeps each op's own)">,
+    Option<"refillAfterMma", "refill-after-mma", "bool", /*default=*/"false",
+           "Issue the k-loop's refill copies after the multiply">,
+    Option<"interleaveCopies", "interleave-copies", "bool", /*default=*/"false",
+           "Issue the refill copies between halves of the multiply">,
+    Option<"prefetchMinWarps", "prefetch-fragments-min-warps", "int64_t",
+           /*default=*/"8",
+           "Carry fragments across the barrier in blocks of at least this "
+           "many warps (0: never)">,
+    Option<"asyncCopy", "async-copy", "bool", /*default=*/"true",
+           "Copy global->shared with cp.async (else through registers)">,
+    Option<"ldmatrix", "ldmatrix", "bool", /*default=*/"true",
+           "ptx: load fragments with ldmatrix (else per-thread ld.shared)">,
+    Option<"swizzle", "swizzle", "std::string", /*default=*/"\"xor\"",
+           "Shared-memory layout: xor, pad or none">,
+    Option<"padding", "padding", "int64_t", /*default=*/"16",
+           "Row padding in bytes with swizzle=pad (multiple of 16)">,
   ];
+}
+
+def TGemmAttachNVVMTarget : Pass<"tgemm-attach-nvvm-target", "ModuleOp"> {
+  let summary = "Give each kernel module the #nvvm.target of its #tgemm.target";
+  let description = [{
+    Sets the `targets` of every `gpu.module` to an `#nvvm.target` for the chip
+    of the `tgemm.target` around it (PTX ISA 8.4, which has fp8 `mma.sync`
+    on sm_89 and covers sm_90 and sm_90a), for `gpu-module-to-binary`. A
+    module without a target is an error.
+  }];
+  let options = [
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"3",
+           "LLVM optimization level of the NVPTX back end">,
+  ];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
 }
 
 #endif // TGEMM_TRANSFORMS_PASSES_TD

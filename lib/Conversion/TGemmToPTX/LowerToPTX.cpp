@@ -88,7 +88,7 @@ Value sharedAddress32(OpBuilder &b, Location loc, Value ptr) {
 /// Per-kernel facts the patterns share.
 struct KernelInfo {
   MmaSyncAtom atom;
-  SharedMemoryPlan plan;
+  KernelMemoryPlan plan;
   int64_t threads;
   int64_t slabPitch; // bytes per row of a warp's epilogue slab
   gpu::GPUModuleOp module;
@@ -720,49 +720,30 @@ struct LowerToPTXPass
     : public mlir::tgemm::impl::TGemmLowerToPTXBase<LowerToPTXPass> {
   using Base::Base;
 
-  LogicalResult lowerKernel(gpu::GPUFuncOp kernel, RingSwizzle swizzleKind) {
+  LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
     FailureOr<KernelInstruction> selected =
         selectInstruction(kernel, ::tgemm::Family::MmaSync);
     if (failed(selected))
       return failure();
-    auto [mma, fact, threads] = *selected;
+    MmaTileOp mma = selected->mma;
+    const MmaFact *fact = selected->fact;
     if (!mma)
       return success();
     MLIRContext *ctx = kernel.getContext();
-    Type aType = mma.getA().getType().getElementType();
-    int64_t bits = ::tgemm::bitWidth(fact->a);
-    if (fact->shape.k * bits / 8 != kStepBytes)
-      return mma.emitOpError() << "unexpected mma.sync depth for " << aType;
-    bool transposed =
-        mma.getLayoutA() != Layout::Row || mma.getLayoutB() != Layout::Col;
-    if (transposed && bits != 16)
-      return mma.emitOpError()
-             << "the ptx lowering needs layout(row, col) for " << aType
-             << " operands: ldmatrix.trans and the mma.sync fragments "
-                "transpose 16-bit elements only, got layout("
-             << stringifyLayout(mma.getLayoutA()) << ", "
-             << stringifyLayout(mma.getLayoutB()) << ")";
-    for (Value ring : {mma.getA(), mma.getB()}) {
-      auto type = cast<SmemType>(ring.getType());
-      int64_t rowBytes = type.getCols() * getElementBits(type.getElementType()) / 8;
-      if (!supportsSwizzle(swizzleKind, rowBytes))
-        return mma.emitOpError()
-               << "swizzle=xor cannot lay out tile rows of " << rowBytes
-               << " bytes (it needs 16, 32, 64 or a multiple of 128); use "
-                  "swizzle=pad or another block tile";
-    }
+    // One mma.sync consumes 32 bytes of depth for every precision (the
+    // facts table's shapes); the fragment loads are written for that.
+    assert(fact->shape.k * ::tgemm::bitWidth(fact->a) / 8 == kStepBytes);
     AccumulatorType accType = mma.getAcc().getType();
     int64_t accBytes =
         getElementBits(mma.getAcc().getType().getElementType()) / 8;
     int64_t slabPitch = accType.getCols() * accBytes + 16;
-    int64_t scratch = (threads / 32) * 16 * slabPitch;
+    const ::tgemm::Schedule &schedule = selected->schedule;
     KernelInfo info{MmaSyncAtom(*fact, ctx),
-                    SharedMemoryPlan::build(kernel, swizzleKind, padding,
-                                            scratch, /*scratchOverRings=*/true),
-                    threads,
+                    selected->plan,
+                    selected->threads,
                     slabPitch,
                     kernel->getParentOfType<gpu::GPUModuleOp>(),
-                    Options{asyncCopy, ldmatrix}};
+                    Options{schedule.asyncCopy, schedule.ldmatrix}};
 
     return lowerTileOps(getOperation(), kernel, info.plan, *fact,
                         info.atom.accReg, "ptx",
@@ -776,28 +757,13 @@ struct LowerToPTXPass
   }
 
   void runOnOperation() override {
-    std::optional<RingSwizzle> kind =
-        llvm::StringSwitch<std::optional<RingSwizzle>>(swizzle)
-            .Case("xor", RingSwizzle::Xor)
-            .Case("pad", RingSwizzle::Pad)
-            .Case("none", RingSwizzle::None)
-            .Default(std::nullopt);
-    if (!kind) {
-      getOperation().emitError() << "tgemm-lower-to-ptx: unknown swizzle '"
-                                 << swizzle.getValue()
-                                 << "'; expected xor, pad or none";
-      return signalPassFailure();
-    }
-    if (padding < 0 || padding % 16) {
-      getOperation().emitError()
-          << "tgemm-lower-to-ptx: padding (" << padding.getValue()
-          << ") must be a non-negative multiple of 16 bytes";
-      return signalPassFailure();
-    }
     SmallVector<gpu::GPUFuncOp> kernels;
-    getOperation().walk([&](gpu::GPUFuncOp f) { kernels.push_back(f); });
+    getOperation().walk([&](gpu::GPUFuncOp f) {
+      if (isLoweredBy(f, ::tgemm::Family::MmaSync))
+        kernels.push_back(f);
+    });
     for (gpu::GPUFuncOp kernel : kernels)
-      if (failed(lowerKernel(kernel, *kind)))
+      if (failed(lowerKernel(kernel)))
         signalPassFailure();
   }
 };

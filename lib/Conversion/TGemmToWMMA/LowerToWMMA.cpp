@@ -207,7 +207,7 @@ private:
 
 struct KernelInfo {
   WmmaAtom atom;
-  SharedMemoryPlan plan;
+  KernelMemoryPlan plan;
   int64_t threads;
   int64_t scratchPerWarp;
   gpu::GPUModuleOp module;
@@ -487,7 +487,9 @@ struct LowerToWMMAPass
         selectInstruction(kernel, ::tgemm::Family::Wmma);
     if (failed(selected))
       return failure();
-    auto [mma, fact, threads] = *selected;
+    MmaTileOp mma = selected->mma;
+    const MmaFact *fact = selected->fact;
+    int64_t threads = selected->threads;
     if (!mma)
       return success();
     // wmma.load fragments are opaque to the program: they are loaded and
@@ -505,24 +507,11 @@ struct LowerToWMMAPass
     if (carried.wasInterrupted())
       return failure();
     MLIRContext *ctx = kernel.getContext();
-    // WMMA loads its fragments itself: a row.col-only instruction binds the
-    // operands' storage.
-    if (fact->rowColOnly &&
-        (mma.getLayoutA() != Layout::Row || mma.getLayoutB() != Layout::Col))
-      return mma.emitOpError()
-             << "the WMMA " << ::tgemm::ptxName(fact->a)
-             << " instruction takes only A row-major and B column-major "
-                "(layout(row, col)), got layout("
-             << stringifyLayout(mma.getLayoutA()) << ", "
-             << stringifyLayout(mma.getLayoutB()) << ")";
-
     int64_t scratchPerWarp = KernelInfo::scratchBytesPerWarp(*fact);
-    KernelInfo info{WmmaAtom(*fact, ctx),
-                    SharedMemoryPlan::build(kernel, RingSwizzle::Pad, padding,
-                                            (threads / 32) * scratchPerWarp,
-                                            /*scratchOverRings=*/false),
-                    threads, scratchPerWarp,
-                    kernel->getParentOfType<gpu::GPUModuleOp>(), asyncCopy};
+    KernelInfo info{WmmaAtom(*fact, ctx), selected->plan, threads,
+                    scratchPerWarp,
+                    kernel->getParentOfType<gpu::GPUModuleOp>(),
+                    selected->schedule.asyncCopy};
 
     return lowerTileOps(getOperation(), kernel, info.plan, *fact,
                         info.atom.accRegType(), "wmma",
@@ -537,14 +526,11 @@ struct LowerToWMMAPass
   }
 
   void runOnOperation() override {
-    if (padding < 0 || padding % 16) {
-      getOperation().emitError()
-          << "tgemm-lower-to-wmma: padding (" << padding.getValue()
-          << ") must be a non-negative multiple of 16 bytes";
-      return signalPassFailure();
-    }
     SmallVector<gpu::GPUFuncOp> kernels;
-    getOperation().walk([&](gpu::GPUFuncOp f) { kernels.push_back(f); });
+    getOperation().walk([&](gpu::GPUFuncOp f) {
+      if (isLoweredBy(f, ::tgemm::Family::Wmma))
+        kernels.push_back(f);
+    });
     for (gpu::GPUFuncOp kernel : kernels)
       if (failed(lowerKernel(kernel)))
         signalPassFailure();

@@ -55,3 +55,64 @@ ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << kMaxThreadsPerBlock;
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Target and schedule
+//===----------------------------------------------------------------------===//
+
+FailureOr<bool> mlir::tgemm::parseFlag(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (keyword == "true")
+    return true;
+  if (keyword == "false")
+    return false;
+  return parser.emitError(loc) << "expected 'true' or 'false', got '"
+                               << keyword << "'";
+}
+
+FailureOr<::tgemm::Family> mlir::tgemm::parseFamilyField(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (keyword == "wmma")
+    return ::tgemm::Family::Wmma;
+  if (keyword == "ptx")
+    return ::tgemm::Family::MmaSync;
+  return parser.emitError(loc)
+         << "unknown instruction family '" << keyword
+         << "'; expected wmma or ptx";
+}
+
+FailureOr<::tgemm::Swizzle> mlir::tgemm::parseSwizzleField(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  if (std::optional<::tgemm::Swizzle> swizzle = ::tgemm::parseSwizzle(keyword))
+    return *swizzle;
+  return parser.emitError(loc) << "unknown swizzle '" << keyword
+                               << "'; expected xor, pad or none";
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip, ::tgemm::Family) {
+  if (!::tgemm::lookupChip(chip))
+    return emitError() << "unknown chip '" << chip
+                       << "'; known chips: " << ::tgemm::knownChipNames();
+  return success();
+}
+
+const ::tgemm::ChipInfo &TargetAttr::getChipInfo() const {
+  return *::tgemm::lookupChip(getChip());
+}
+
+TargetAttr mlir::tgemm::lookupTarget(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto target = op->getAttrOfType<TargetAttr>(TargetAttr::getAttrName()))
+      return target;
+  return {};
+}

@@ -74,32 +74,6 @@ std::optional<ElemKind> mlir::tgemm::getResultKind(Type type) {
   return std::nullopt;
 }
 
-/// How a kind is spelled in MLIR, so diagnostics speak the IR's language.
-static StringRef mlirSpelling(ElemKind kind) {
-  switch (kind) {
-  case ElemKind::F16:
-    return "f16";
-  case ElemKind::BF16:
-    return "bf16";
-  case ElemKind::TF32:
-  case ElemKind::F32:
-    return "f32";
-  case ElemKind::S8:
-    return "i8";
-  case ElemKind::U8:
-    return "ui8";
-  case ElemKind::S4:
-    return "i4";
-  case ElemKind::E4M3:
-    return "f8E4M3FN";
-  case ElemKind::E5M2:
-    return "f8E5M2";
-  case ElemKind::S32:
-    return "i32";
-  }
-  llvm_unreachable("unknown element kind");
-}
-
 MatmulKinds mlir::tgemm::getMatmulKinds(MatmulOp op) {
   return {*getOperandKind(op.getA().getType().getElementType()),
           *getOperandKind(op.getB().getType().getElementType()),
@@ -107,12 +81,49 @@ MatmulKinds mlir::tgemm::getMatmulKinds(MatmulOp op) {
           *getResultKind(op.getC().getType().getElementType())};
 }
 
-int64_t mlir::tgemm::getPipelineSharedBytes(ConfigAttr config, ElemKind a,
-                                            ElemKind b) {
-  int64_t bitsPerStage =
-      config.getBlockM() * config.getBlockK() * ::tgemm::bitWidth(a) +
-      config.getBlockK() * config.getBlockN() * ::tgemm::bitWidth(b);
-  return config.getStages() * bitsPerStage / 8;
+static int64_t toProblemSize(int64_t size) {
+  return ShapedType::isDynamic(size) ? ::tgemm::kDynamicSize : size;
+}
+
+::tgemm::Problem mlir::tgemm::getProblem(MatmulOp op) {
+  MatmulKinds kinds = getMatmulKinds(op);
+  ::tgemm::Problem p{kinds.a, kinds.b, kinds.acc, kinds.c};
+  p.rowA = op.getLayoutA() == Layout::Row;
+  p.rowB = op.getLayoutB() == Layout::Row;
+  p.batch = toProblemSize(op.getStaticBatch());
+  p.m = toProblemSize(op.getStaticM());
+  p.n = toProblemSize(op.getStaticN());
+  p.k = toProblemSize(op.getStaticK());
+  p.alpha = op.getAlphaValue();
+  p.beta = op.getBetaValue();
+  return p;
+}
+
+::tgemm::TileConfig mlir::tgemm::getTileConfig(ConfigAttr c) {
+  return {{c.getBlockM(), c.getBlockN(), c.getBlockK()},
+          {c.getWarpsM(), c.getWarpsN()},
+          c.getStages(),
+          c.getRaster()};
+}
+
+LogicalResult mlir::tgemm::emitViolation(Operation *op,
+                                         const ::tgemm::Violation &v) {
+  return op->emitOpError() << v.message;
+}
+
+LogicalResult mlir::tgemm::verifyForTarget(MatmulOp op,
+                                           const ::tgemm::Target &target) {
+  std::optional<::tgemm::TileConfig> config;
+  if (ConfigAttr attr = op.getConfigAttr())
+    config = getTileConfig(attr);
+  ::tgemm::Schedule schedule =
+      op.getScheduleAttr() ? op.getScheduleAttr().getValue()
+      : config             ? ::tgemm::defaultSchedule(target.family, *config)
+                           : ::tgemm::Schedule();
+  if (::tgemm::Verdict v = ::tgemm::checkForTarget(
+          getProblem(op), config ? &*config : nullptr, schedule, target))
+    return emitViolation(op, *v);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -154,22 +165,50 @@ static LogicalResult verifySameSize(MatmulOp op, StringRef dim, StringRef lhs,
                           << " (" << rhsSize << ")";
 }
 
-static std::string formatShortest(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%g", value);
-  return buffer;
-}
-
-static std::string joinSpellings(ArrayRef<ElemKind> kinds) {
-  return llvm::join(llvm::map_range(kinds, mlirSpelling), ", ");
-}
-
-static std::string joinFamilies(ArrayRef<const ::tgemm::MmaFact *> facts) {
-  return llvm::join(llvm::map_range(facts,
-                                    [](const ::tgemm::MmaFact *f) {
-                                      return ::tgemm::familyName(f->family);
-                                    }),
-                    " and ");
+/// Static strides of a row-contiguous view must describe rows that do not
+/// overlap: each row at least a row apart, each matrix of a batch at least
+/// a matrix apart, and for 4-bit elements every row on a byte boundary.
+static LogicalResult verifyStaticStrides(MatmulOp op, StringRef name,
+                                         MemRefType type,
+                                         ArrayRef<int64_t> strides,
+                                         int64_t offset) {
+  int64_t rank = type.getRank();
+  int64_t cols = type.getDimSize(rank - 1), rows = type.getDimSize(rank - 2);
+  int64_t rowStride = strides[rank - 2];
+  auto layout = [&] { return type.getLayout(); };
+  if (!ShapedType::isDynamic(rowStride)) {
+    if (rowStride <= 0 || (!ShapedType::isDynamic(cols) && rowStride < cols))
+      return op.emitOpError()
+             << name << "'s row stride (" << rowStride
+             << ") must be at least its row length ("
+             << (ShapedType::isDynamic(cols) ? std::string("1")
+                                             : std::to_string(cols))
+             << "): rows would overlap, in " << layout();
+    if (type.getElementTypeBitWidth() < 8 && rowStride % 2 != 0)
+      return op.emitOpError()
+             << name << "'s row stride (" << rowStride
+             << ") must be even: rows of 4-bit elements start on bytes, in "
+             << layout();
+  }
+  if (type.getElementTypeBitWidth() < 8 &&
+      !ShapedType::isDynamic(offset) && offset % 2 != 0)
+    return op.emitOpError() << name << "'s offset (" << offset
+                            << ") must be even: rows of 4-bit elements start "
+                               "on bytes, in "
+                            << layout();
+  if (rank == 3 && !ShapedType::isDynamic(strides[0])) {
+    int64_t matrix = ShapedType::isDynamic(rowStride) ||
+                             ShapedType::isDynamic(rows)
+                         ? 1
+                         : rowStride * rows;
+    if (strides[0] <= 0 || strides[0] < matrix)
+      return op.emitOpError()
+             << name << "'s batch stride (" << strides[0]
+             << ") must be at least one matrix (" << matrix
+             << " elements): matrices of the batch would overlap, in "
+             << layout();
+  }
+  return success();
 }
 
 LogicalResult MatmulOp::verify() {
@@ -189,6 +228,15 @@ LogicalResult MatmulOp::verify() {
                            << " must have unit stride within a row (a "
                               "strided view with innermost stride 1), got "
                            << type.getLayout();
+    if (failed(verifyStaticStrides(*this, name, type, strides, offset)))
+      return failure();
+    // The kernel reads and writes its operands in global memory; a pointer
+    // into another space would be reinterpreted, not converted.
+    if (Attribute space = type.getMemorySpace())
+      return emitOpError() << name
+                           << " must be in global memory (the default memory "
+                              "space), got memory space "
+                           << space;
   }
 
   // Batches: all three operands or none, of one size.
@@ -214,110 +262,17 @@ LogicalResult MatmulOp::verify() {
                                           getLayoutB() == Layout::Row ? 0 : 1))))
     return failure();
 
-  // Element types: legal only if the instruction-facts table has them.
-  MatmulKinds kinds = getMatmulKinds(*this);
-  auto facts = ::tgemm::lookupMmaAnyFamily(kinds.a, kinds.b, kinds.acc);
-  if (facts.empty()) {
-    auto accs = ::tgemm::legalAccumulators(kinds.a, kinds.b);
-    if (accs.empty())
-      return emitOpError() << "no tensor-core instruction multiplies A of "
-                           << aType.getElementType() << " by B of "
-                           << bType.getElementType();
-    return emitOpError() << "accumulator " << getAcc() << " is not available for "
-                         << aType.getElementType()
-                         << " operands; legal accumulators: "
-                         << joinSpellings(accs);
-  }
-  if (!::tgemm::isLegalOutput(kinds.acc, kinds.c)) {
-    SmallVector<ElemKind> outs;
-    for (ElemKind c : {ElemKind::F32, ElemKind::F16, ElemKind::BF16,
-                       ElemKind::S32})
-      if (::tgemm::isLegalOutput(kinds.acc, c))
-        outs.push_back(c);
-    return emitOpError() << "C of " << cType.getElementType()
-                         << " cannot be produced from an " << getAcc()
-                         << " accumulator; legal C element types: "
-                         << joinSpellings(outs);
-  }
-  if (kinds.acc == ElemKind::S32) {
-    for (auto [name, value] : {std::pair<StringRef, double>{"alpha",
-                                                            getAlphaValue()},
-                               {"beta", getBetaValue()}}) {
-      if (value != std::trunc(value) || std::fabs(value) > 2147483647.0)
-        return emitOpError() << name << " (" << formatShortest(value)
-                             << ") must be a 32-bit integer with an i32 "
-                                "accumulator";
-    }
-  }
-
-  // Tile: every family that computes this precision must be able to tile it,
-  // so the same op lowers through either and the comparison stays fair.
-  ConfigAttr config = getConfigAttr();
-  if (!config)
-    return success(); // chosen later, by tgemm-select-config
-  ::tgemm::InstrShape tile = ::tgemm::commonTile(facts);
-  std::string who = joinFamilies(facts);
-  StringRef precision = mlirSpelling(kinds.a);
-  if (config.getWarpTileM() % tile.m != 0)
-    return emitOpError() << "warp tile M (" << config.getWarpTileM()
-                         << " = block tile M " << config.getBlockM() << " / "
-                         << config.getWarpsM()
-                         << " warps) must be a multiple of the instruction M ("
-                         << tile.m << ") of " << who << " for " << precision;
-  if (config.getWarpTileN() % tile.n != 0)
-    return emitOpError() << "warp tile N (" << config.getWarpTileN()
-                         << " = block tile N " << config.getBlockN() << " / "
-                         << config.getWarpsN()
-                         << " warps) must be a multiple of the instruction N ("
-                         << tile.n << ") of " << who << " for " << precision;
-  if (config.getBlockK() % tile.k != 0)
-    return emitOpError() << "block tile K (" << config.getBlockK()
-                         << ") must be a multiple of the instruction K ("
-                         << tile.k << ") of " << who << " for " << precision;
-
-  // Tiles are copied in 16-byte vectors: every stored row of a tile must be
-  // a whole number of them.
-  // (rowDim, colDim) are the operand's logical dims: M x K for A, K x N for
-  // B; a row-major operand stores rows of colDim elements, a column-major
-  // one rows of rowDim elements.
-  auto checkRowBytes = [&](StringRef name, Layout layout, char rowDim,
-                           int64_t rowSize, char colDim, int64_t colSize,
-                           ElemKind kind) -> LogicalResult {
-    bool rowMajor = layout == Layout::Row;
-    char dim = rowMajor ? colDim : rowDim;
-    int64_t size = rowMajor ? colSize : rowSize;
-    int64_t bits = size * ::tgemm::bitWidth(kind);
-    if (bits % 128 == 0)
-      return success();
-    return emitOpError() << "a stored row of the " << name << " tile ("
-                         << "block tile " << dim << " = " << size << " x "
-                         << ::tgemm::bitWidth(kind) << " bits) must be a "
-                         << "multiple of 16 bytes for vectorized copies";
-  };
-  if (failed(checkRowBytes("A", getLayoutA(), 'K', config.getBlockK(), 'M',
-                           config.getBlockM(), kinds.a)) ||
-      failed(checkRowBytes("B", getLayoutB(), 'K', config.getBlockK(), 'N',
-                           config.getBlockN(), kinds.b)))
-    return failure();
-
-  // Shared memory: the stage ring must fit the largest chip that has one of
-  // these instructions; the per-chip limit is checked once a chip is chosen.
-  const ::tgemm::ChipInfo *largest = nullptr;
-  for (const ::tgemm::ChipInfo &chip : ::tgemm::getChips()) {
-    bool hasInstr = llvm::any_of(
-        facts, [&](const ::tgemm::MmaFact *f) { return f->minSm <= chip.sm; });
-    if (hasInstr && (!largest || chip.maxSharedBytesPerBlock >
-                                     largest->maxSharedBytesPerBlock))
-      largest = &chip;
-  }
-  int64_t bytes = getPipelineSharedBytes(config, kinds.a, kinds.b);
-  if (largest && bytes > largest->maxSharedBytesPerBlock)
-    return emitOpError() << "the " << config.getStages()
-                         << "-stage pipeline needs " << bytes
-                         << " bytes of shared memory, more than any chip "
-                            "allows a block (largest: "
-                         << largest->maxSharedBytesPerBlock << " bytes on "
-                         << largest->name << ")";
+  // Everything else is the legality module's chip-free part: types, the
+  // epilogue, sizes, and the tile (for every family that computes the
+  // precision, so the same op lowers through either and the comparison
+  // stays fair).
+  ::tgemm::Problem problem = getProblem(*this);
+  if (::tgemm::Verdict v = ::tgemm::checkProblem(problem))
+    return emitViolation(*this, *v);
+  if (ConfigAttr config = getConfigAttr())
+    if (::tgemm::Verdict v =
+            ::tgemm::checkConfig(problem, getTileConfig(config)))
+      return emitViolation(*this, *v);
   return success();
 }
 

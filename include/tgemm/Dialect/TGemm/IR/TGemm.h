@@ -10,9 +10,19 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tgemm/Target/InstructionFacts.h"
+#include "tgemm/Target/Legality.h"
+
+#include "mlir/IR/DialectImplementation.h"
 
 #include "tgemm/Dialect/TGemm/IR/TGemmDialect.h.inc"
 #include "tgemm/Dialect/TGemm/IR/TGemmEnums.h.inc"
+
+namespace mlir::tgemm {
+/// Field parsers of the target and schedule attributes.
+FailureOr<bool> parseFlag(AsmParser &parser);
+FailureOr<::tgemm::Family> parseFamilyField(AsmParser &parser);
+FailureOr<::tgemm::Swizzle> parseSwizzleField(AsmParser &parser);
+} // namespace mlir::tgemm
 
 #define GET_ATTRDEF_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmAttrs.h.inc"
@@ -36,9 +46,21 @@ struct MatmulKinds {
 };
 MatmulKinds getMatmulKinds(MatmulOp op);
 
-/// Bytes of shared memory the config's stage ring needs for A and B tiles.
-int64_t getPipelineSharedBytes(ConfigAttr config, ::tgemm::ElemKind a,
-                               ::tgemm::ElemKind b);
+/// The target of `op`: the `tgemm.target` of the nearest op around it
+/// (itself included) that has one, or null.
+TargetAttr lookupTarget(Operation *op);
+
+/// The problem a matmul states, for the legality module.
+::tgemm::Problem getProblem(MatmulOp op);
+/// The fields of a tile config.
+::tgemm::TileConfig getTileConfig(ConfigAttr config);
+
+/// Emits `violation` as an error of `op` (with its location).
+LogicalResult emitViolation(Operation *op, const ::tgemm::Violation &violation);
+
+/// Checks `op` for `target` with the legality module: its config and
+/// schedule where it has them (else the family's default schedule).
+LogicalResult verifyForTarget(MatmulOp op, const ::tgemm::Target &target);
 
 } // namespace mlir::tgemm
 

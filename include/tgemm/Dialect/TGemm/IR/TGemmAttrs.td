@@ -74,4 +74,117 @@ def TGemm_ConfigAttr : AttrDef<TGemm_Dialect, "Config"> {
   }];
 }
 
+// A `true` / `false` field of an attribute.
+class TGemm_FlagParameter<string default>
+    : AttrOrTypeParameter<"bool", "a true/false flag"> {
+  let parser = [{ ::mlir::tgemm::parseFlag($_parser) }];
+  let printer = [{ $_printer << ($_self ? "true" : "false") }];
+  let defaultValue = default;
+}
+
+def TGemm_FamilyParameter
+    : AttrOrTypeParameter<"::tgemm::Family", "instruction family"> {
+  let parser = [{ ::mlir::tgemm::parseFamilyField($_parser) }];
+  let printer = [{ $_printer << ::tgemm::loweringName($_self) }];
+}
+
+def TGemm_SwizzleParameter
+    : AttrOrTypeParameter<"::tgemm::Swizzle", "shared-memory row placement"> {
+  let parser = [{ ::mlir::tgemm::parseSwizzleField($_parser) }];
+  let printer = [{ $_printer << ::tgemm::swizzleName($_self) }];
+  let defaultValue = "::tgemm::Swizzle::Xor";
+}
+
+def TGemm_TargetAttr : AttrDef<TGemm_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "The chip and the instruction family a GEMM compiles for";
+  let description = [{
+    Chosen once, at the start of the pipeline (`--tgemm-attach-target`), or
+    written by the user as the `tgemm.target` attribute of the module (or of
+    any op around the matmuls). Every pass that depends on the target reads
+    it from the nearest enclosing op that has one: the target check, config
+    selection, tiling, the instruction-level lowerings and the NVVM target
+    of each kernel module.
+
+    - `chip`: an SM architecture of the instruction-facts table (`sm_80`,
+      `sm_86`, `sm_89`, `sm_90`, `sm_90a`);
+    - `family`: the instruction family, `wmma` (the WMMA API's `wmma.*`
+      instructions) or `ptx` (inline PTX: `cp.async`, `ldmatrix`,
+      `mma.sync`).
+
+    ```mlir
+    module attributes {tgemm.target = #tgemm.target<chip = "sm_90", family = ptx>} {
+      ...
+    }
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"SM architecture">:$chip,
+                        TGemm_FamilyParameter:$family);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip's facts (the verifier makes sure there are some).
+    const ::tgemm::ChipInfo &getChipInfo() const;
+    ::tgemm::Target getValue() const { return {&getChipInfo(), getFamily()}; }
+    /// The name of the attribute that carries the target on an op.
+    static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.target"; }
+  }];
+}
+
+def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
+  let mnemonic = "schedule";
+  let summary = "How the k-loop and the lowering order and place a tile's work";
+  let description = [{
+    The knobs of a kernel that the tile config does not fix. `--tgemm-select-config`
+    writes the tuned or the family's default schedule onto every
+    `tgemm.matmul`; `--tgemm-override-config` changes single fields for an
+    ablation; `tgemm-tile` reads the k-loop fields and hands the schedule to
+    the kernel (its `tgemm.schedule` attribute), where the lowering reads
+    the rest. A field left out has its default.
+
+    - `refill_after_mma` (false): issue each iteration's refill copies after
+      the multiply instead of right after the barrier;
+    - `interleave_copies` (false): split the multiply in two halves of K and
+      issue A's refill between them, B's after;
+    - `prefetch_fragments` (false): carry the next stage's first fragments
+      across the barrier (ptx lowering only);
+    - `async_copy` (true): copy global -> shared with cp.async where the tile
+      op is async (else through registers);
+    - `ldmatrix` (true): load mma.sync fragments with ldmatrix (else
+      per-thread ld.shared; ptx lowering only);
+    - `swizzle` (xor): `xor`, `pad` or `none` placement of ring rows (the
+      wmma lowering pads: `pad` only);
+    - `padding` (16): bytes after each ring row with `swizzle = pad`.
+
+    ```mlir
+    #tgemm.schedule<refill_after_mma = true, swizzle = pad>
+    ```
+  }];
+  let parameters = (ins
+    TGemm_FlagParameter<"false">:$refill_after_mma,
+    TGemm_FlagParameter<"false">:$interleave_copies,
+    TGemm_FlagParameter<"false">:$prefetch_fragments,
+    TGemm_FlagParameter<"true">:$async_copy,
+    TGemm_FlagParameter<"true">:$ldmatrix,
+    TGemm_SwizzleParameter:$swizzle,
+    DefaultValuedParameter<"int64_t", "16", "row padding in bytes">:$padding
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    AttrBuilder<(ins "const ::tgemm::Schedule &":$s), [{
+      return $_get($_ctxt, s.refillAfterMma, s.interleaveCopies,
+                   s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
+                   s.padding);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    ::tgemm::Schedule getValue() const {
+      return {getRefillAfterMma(), getInterleaveCopies(),
+              getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
+              getSwizzle(), getPadding()};
+    }
+    static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
+  }];
+}
+
 #endif // TGEMM_ATTRS_TD

@@ -45,6 +45,10 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     `alpha` defaults to 1 and `beta` to 0; with an `i32` accumulator both must
     be integers.
 
+    `schedule` (optional, `#tgemm.schedule`) orders and places the tile's
+    work (refill order, fragment prefetch, copies, swizzle); without it the
+    target family's default applies. `--tgemm-select-config` writes both.
+
     Without `config`, the op says what to compute but not how to tile it:
     `--tgemm-select-config` (run first by `--tgemm-pipeline`) chooses the
     tuned config for the target chip and the problem's shape, or a default.
@@ -70,7 +74,8 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     TGemm_AccumulatorElementType:$acc,
     OptionalAttr<F64Attr>:$alpha,
     OptionalAttr<F64Attr>:$beta,
-    OptionalAttr<TGemm_ConfigAttr>:$config
+    OptionalAttr<TGemm_ConfigAttr>:$config,
+    OptionalAttr<TGemm_ScheduleAttr>:$schedule
   );
 
   let assemblyFormat = [{
@@ -80,6 +85,7 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     (`alpha` `(` $alpha^ `)`)?
     (`beta` `(` $beta^ `)`)?
     (`config` `(` $config^ `)`)?
+    (`schedule` `(` $schedule^ `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
 

@@ -1,0 +1,184 @@
+//===- Legality.h - Can this GEMM become a launchable kernel? ---*- C++ -*-===//
+//
+// The one place that answers "can this (problem, config, schedule, target)
+// become a kernel that launches and computes the right thing?". The op
+// verifier asks the chip-free part (checkProblem, checkConfig); the target
+// check, config selection, every lowering and the tuner (through the Python
+// extension) ask the rest (checkForTarget and the rules it is made of).
+// Nothing downstream may fail on an input this module has accepted.
+//
+// The shared-memory plan lives here too: planSharedMemory is both what the
+// check compares against the chip and what the lowerings lay out, so the
+// launch's dynamic shared memory is the number that was checked.
+//
+// Plain C++ on top of the instruction-facts table (no MLIR): messages name
+// the rule and the numbers, and the caller attaches them to a location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TGEMM_TARGET_LEGALITY_H
+#define TGEMM_TARGET_LEGALITY_H
+
+#include "tgemm/Target/DefaultConfigs.h"
+#include "tgemm/Target/InstructionFacts.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace tgemm {
+
+/// A problem size that is only known at run time.
+constexpr int64_t kDynamicSize = INT64_MIN;
+
+/// What a `tgemm.matmul` computes, independent of how it is tiled.
+struct Problem {
+  ElemKind a, b, acc, c;
+  bool rowA = true;  // A stored M x K (else K x M)
+  bool rowB = false; // B stored K x N (else N x K)
+  int64_t batch = 1, m = kDynamicSize, n = kDynamicSize, k = kDynamicSize;
+  double alpha = 1.0, beta = 0.0;
+};
+
+/// How a shared-memory ring's rows are placed against bank conflicts.
+enum class Swizzle {
+  None, // rows back to back
+  Pad,  // each row followed by `padding` bytes
+  Xor,  // rows back to back; the 16-byte chunks of each 128-byte line are
+        // permuted by XOR with the line (or, for rows of 128 bytes or more,
+        // the row) index modulo 8
+};
+std::optional<Swizzle> parseSwizzle(llvm::StringRef name);
+llvm::StringRef swizzleName(Swizzle swizzle);
+
+/// The fields of `#tgemm.schedule`: how the k-loop and the lowering order
+/// and place the work of a tile config.
+struct Schedule {
+  bool refillAfterMma = false;
+  bool interleaveCopies = false;
+  bool prefetchFragments = false;
+  bool asyncCopy = true;
+  bool ldmatrix = true;
+  Swizzle swizzle = Swizzle::Xor;
+  int64_t padding = 16;
+};
+
+/// The schedule measured best for `family` (see docs/design.md): wmma
+/// refills after the multiply and pads its rows; mma.sync refills first,
+/// XOR-swizzles, and in blocks of at least `prefetchMinWarps` warps carries
+/// the next stage's first fragments across the barrier.
+Schedule defaultSchedule(Family family, const TileConfig &config,
+                         int64_t prefetchMinWarps = 8);
+
+/// A chip and the instruction family that computes on it.
+struct Target {
+  const ChipInfo *chip;
+  Family family;
+};
+
+/// One ring of the plan: rows `rowPitch` bytes apart, stages `stagePitch`.
+struct RingPlan {
+  int64_t offset = 0, rows = 0, rowBytes = 0, rowPitch = 0, stagePitch = 0;
+  int64_t stages = 0, elementBits = 0;
+  Swizzle swizzle = Swizzle::None;
+  int64_t sizeBytes() const { return stages * stagePitch; }
+};
+
+/// A kernel's dynamic shared memory: the A ring, then the B ring (each 128
+/// bytes aligned), then the lowering's epilogue scratch, which the mma.sync
+/// lowering lays over the rings (they are dead by then).
+struct SharedMemoryPlan {
+  RingPlan a, b;
+  int64_t scratchOffset = 0, scratchBytes = 0, totalBytes = 0;
+};
+
+/// Alignment of every ring and of the scratch, in bytes.
+constexpr int64_t kRingAlignment = 128;
+
+/// The ring of a `rows` x `cols` tile of `elementBits`-bit elements, with
+/// `stages` stages, at `offset`.
+RingPlan planRing(int64_t offset, int64_t stages, int64_t rows, int64_t cols,
+                  int64_t elementBits, Swizzle swizzle, int64_t padding);
+
+/// Bytes of epilogue scratch the lowering of `fact` needs for a block of
+/// `warps` warps with a `warpTileN`-wide warp tile, and whether it overlays
+/// the rings.
+int64_t epilogueScratchBytes(const MmaFact &fact, int64_t warps,
+                             int64_t warpTileN, bool *overRings);
+
+/// The whole plan for a problem's kernel under a config and schedule.
+SharedMemoryPlan planSharedMemory(const Problem &problem,
+                                  const TileConfig &config,
+                                  const Schedule &schedule, Family family);
+
+/// A rule that does not hold: which one, and a message with the numbers.
+struct Violation {
+  std::string rule;
+  std::string message;
+};
+using Verdict = std::optional<Violation>;
+
+/// Chip-free rules on the problem: a type combination some instruction
+/// computes, a C type the epilogue can write, finite alpha and beta
+/// (integers with an i32 accumulator), non-zero static sizes, static sizes
+/// the grid can cover, an even K for 4-bit operands.
+Verdict checkProblem(const Problem &problem);
+
+/// Chip-free rules on a config for the problem, for every family that
+/// computes the precision (so that the study's comparison is fair): warp
+/// tiles and the block K in whole instructions, 16-byte rows, a register
+/// budget for the warp tile, a grid that covers the static sizes, and a ring
+/// that fits the largest chip that has the instruction.
+Verdict checkConfig(const Problem &problem, const TileConfig &config);
+
+/// Rules of a family on a chip: the family has an instruction for the
+/// types, the chip has it, the operand layouts are ones the family serves.
+Verdict checkFamily(const Problem &problem, const Target &target);
+
+/// Rules of a schedule for a family: knobs the family has, a padding that
+/// is a small multiple of 16 bytes, a swizzle that can lay out the rings'
+/// rows, fragments carried across the barrier only where the family can.
+Verdict checkSchedule(const Problem &problem, const TileConfig &config,
+                      const Schedule &schedule, Family family);
+
+/// The schedule's knobs on their own: a padding that is a small multiple of
+/// 16 bytes, and only knobs the family has.
+Verdict checkScheduleKnobs(const Schedule &schedule, Family family);
+
+/// Whether the mma.sync lowering's `swizzle` can lay out ring rows of
+/// `rowBytes` bytes.
+Verdict checkRingRows(Swizzle swizzle, int64_t rowBytes);
+
+/// Whether `swizzle` can lay out rows of `rowBytes` bytes; `Xor` needs rows
+/// of 16, 32 or 64 bytes or a multiple of 128.
+bool supportsSwizzle(Swizzle swizzle, int64_t rowBytes);
+
+/// Whether `bytes` of dynamic shared memory fit a block on `chip`.
+Verdict checkSharedMemory(int64_t bytes, const ChipInfo &chip,
+                          int64_t stages);
+
+/// Everything: checkProblem, then (with a config) checkConfig,
+/// checkSchedule and the shared-memory plan against the chip, and
+/// checkFamily.
+Verdict checkForTarget(const Problem &problem, const TileConfig *config,
+                       const Schedule &schedule, const Target &target);
+
+/// Accumulator registers per thread of a warp tile for one instruction.
+int64_t accumulatorRegisters(const MmaFact &fact, int64_t warpTileM,
+                             int64_t warpTileN);
+
+/// The most accumulator registers a thread may hold: a thread has 255, and
+/// the fragments, addresses and loop state need the rest.
+constexpr int64_t kMaxAccumulatorRegisters = 192;
+
+/// Grid limits of every chip tgemm compiles for (CUDA C Programming Guide,
+/// "Technical Specifications per Compute Capability").
+constexpr int64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535;
+
+/// How MLIR spells an element kind (`f32` for TF32, `i8` for S8, ...), so
+/// that messages speak the IR's language.
+llvm::StringRef irSpelling(ElemKind kind);
+
+} // namespace tgemm
+
+#endif // TGEMM_TARGET_LEGALITY_H

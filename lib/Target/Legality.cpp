@@ -1,0 +1,474 @@
+//===- Legality.cpp - Can this GEMM become a launchable kernel? -----------===//
+
+#include "tgemm/Target/Legality.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace tgemm;
+
+namespace {
+
+Violation violation(llvm::StringRef rule, std::string message) {
+  return Violation{rule.str(), std::move(message)};
+}
+
+std::string quoted(ElemKind kind) {
+  return ("'" + irSpelling(kind) + "'").str();
+}
+
+std::string joinSpellings(llvm::ArrayRef<ElemKind> kinds) {
+  return llvm::join(llvm::map_range(kinds, irSpelling), ", ");
+}
+
+std::string joinFamilies(llvm::ArrayRef<const MmaFact *> facts) {
+  return llvm::join(llvm::map_range(facts,
+                                    [](const MmaFact *f) {
+                                      return familyName(f->family);
+                                    }),
+                    " and ");
+}
+
+std::string formatShortest(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%g", value);
+  return buffer;
+}
+
+bool isStatic(int64_t size) { return size != kDynamicSize; }
+
+/// Where a problem's operand rows lie: (rows, cols) of the stored tiles of
+/// A and B for a block tile, as the tiling pass allocates them.
+struct RingShapes {
+  int64_t aRows, aCols, bRows, bCols;
+};
+RingShapes ringShapes(const Problem &p, const TileConfig &c) {
+  int64_t bm = c.block[0], bn = c.block[1], bk = c.block[2];
+  return {p.rowA ? bm : bk, p.rowA ? bk : bm, p.rowB ? bk : bn,
+          p.rowB ? bn : bk};
+}
+
+} // namespace
+
+llvm::StringRef tgemm::irSpelling(ElemKind kind) {
+  switch (kind) {
+  case ElemKind::F16:
+    return "f16";
+  case ElemKind::BF16:
+    return "bf16";
+  case ElemKind::TF32:
+  case ElemKind::F32:
+    return "f32";
+  case ElemKind::S8:
+    return "i8";
+  case ElemKind::U8:
+    return "ui8";
+  case ElemKind::S4:
+    return "i4";
+  case ElemKind::E4M3:
+    return "f8E4M3FN";
+  case ElemKind::E5M2:
+    return "f8E5M2";
+  case ElemKind::S32:
+    return "i32";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+std::optional<Swizzle> tgemm::parseSwizzle(llvm::StringRef name) {
+  if (name == "xor")
+    return Swizzle::Xor;
+  if (name == "pad")
+    return Swizzle::Pad;
+  if (name == "none")
+    return Swizzle::None;
+  return std::nullopt;
+}
+
+llvm::StringRef tgemm::swizzleName(Swizzle swizzle) {
+  switch (swizzle) {
+  case Swizzle::Xor:
+    return "xor";
+  case Swizzle::Pad:
+    return "pad";
+  case Swizzle::None:
+    return "none";
+  }
+  llvm_unreachable("unknown swizzle");
+}
+
+Schedule tgemm::defaultSchedule(Family family, const TileConfig &config,
+                                int64_t prefetchMinWarps) {
+  Schedule s;
+  if (family == Family::Wmma) {
+    // Measured on the H200: the late refill helps WMMA with register copies
+    // and with cp.async (docs/design.md); wmma.load takes a row stride, so
+    // rows are padded rather than swizzled.
+    s.refillAfterMma = true;
+    s.swizzle = Swizzle::Pad;
+    return s;
+  }
+  // mma.sync: blocks of 8 or more warps (one per SM) gain from carrying the
+  // next stage's first fragments across the barrier; 4-warp ones spill.
+  int64_t warps = config.warps[0] * config.warps[1];
+  s.prefetchFragments = prefetchMinWarps > 0 && warps >= prefetchMinWarps &&
+                        config.stages > 1;
+  return s;
+}
+
+RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
+                         int64_t cols, int64_t elementBits, Swizzle swizzle,
+                         int64_t padding) {
+  RingPlan ring;
+  ring.swizzle = swizzle;
+  ring.elementBits = elementBits;
+  ring.rows = rows;
+  ring.stages = stages;
+  ring.rowBytes = cols * elementBits / 8;
+  ring.rowPitch = ring.rowBytes + (swizzle == Swizzle::Pad ? padding : 0);
+  ring.stagePitch = rows * ring.rowPitch;
+  ring.offset = llvm::alignTo(offset, kRingAlignment);
+  return ring;
+}
+
+int64_t tgemm::epilogueScratchBytes(const MmaFact &fact, int64_t warps,
+                                    int64_t warpTileN, bool *overRings) {
+  int64_t accBytes = bitWidth(fact.acc) / 8;
+  if (fact.family == Family::Wmma) {
+    // Each warp stores one accumulator fragment at a time (wmma.store) to a
+    // scratch tile after the rings.
+    *overRings = false;
+    return warps * fact.shape.m * fact.shape.n * accBytes;
+  }
+  // mma.sync: each warp stages 16 rows of its accumulator at a time, rows
+  // padded by 16 bytes, over the rings (dead by then).
+  *overRings = true;
+  return warps * 16 * (warpTileN * accBytes + 16);
+}
+
+SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
+                                         const TileConfig &c,
+                                         const Schedule &s, Family family) {
+  SharedMemoryPlan plan;
+  RingShapes shapes = ringShapes(p, c);
+  Swizzle swizzle = family == Family::Wmma ? Swizzle::Pad : s.swizzle;
+  plan.a = planRing(0, c.stages, shapes.aRows, shapes.aCols, bitWidth(p.a),
+                    swizzle, s.padding);
+  plan.b = planRing(plan.a.offset + plan.a.sizeBytes(), c.stages, shapes.bRows,
+                    shapes.bCols, bitWidth(p.b), swizzle, s.padding);
+  int64_t ringsEnd = plan.b.offset + plan.b.sizeBytes();
+  bool overRings = false;
+  if (const MmaFact *fact = lookupMma(family, p.a, p.b, p.acc))
+    plan.scratchBytes = epilogueScratchBytes(
+        *fact, c.warps[0] * c.warps[1], c.block[1] / c.warps[1], &overRings);
+  plan.scratchOffset = overRings ? 0 : llvm::alignTo(ringsEnd, kRingAlignment);
+  plan.totalBytes = std::max(ringsEnd, plan.scratchOffset + plan.scratchBytes);
+  return plan;
+}
+
+int64_t tgemm::accumulatorRegisters(const MmaFact &fact, int64_t warpTileM,
+                                    int64_t warpTileN) {
+  return (warpTileM / fact.shape.m) * (warpTileN / fact.shape.n) *
+         fact.regsAcc;
+}
+
+bool tgemm::supportsSwizzle(Swizzle swizzle, int64_t rowBytes) {
+  if (swizzle != Swizzle::Xor)
+    return true;
+  return rowBytes == 16 || rowBytes == 32 || rowBytes == 64 ||
+         rowBytes % 128 == 0;
+}
+
+Verdict tgemm::checkProblem(const Problem &p) {
+  auto facts = lookupMmaAnyFamily(p.a, p.b, p.acc);
+  if (facts.empty()) {
+    auto accs = legalAccumulators(p.a, p.b);
+    if (accs.empty())
+      return violation("types", "no tensor-core instruction multiplies A of " +
+                                    quoted(p.a) + " by B of " + quoted(p.b));
+    return violation("accumulator", "accumulator " + quoted(p.acc) +
+                                        " is not available for " +
+                                        quoted(p.a) +
+                                        " operands; legal accumulators: " +
+                                        joinSpellings(accs));
+  }
+  if (!isLegalOutput(p.acc, p.c)) {
+    llvm::SmallVector<ElemKind> outs;
+    for (ElemKind c :
+         {ElemKind::F32, ElemKind::F16, ElemKind::BF16, ElemKind::S32})
+      if (isLegalOutput(p.acc, c))
+        outs.push_back(c);
+    return violation("output", "C of " + quoted(p.c) +
+                                   " cannot be produced from an " +
+                                   quoted(p.acc) +
+                                   " accumulator; legal C element types: " +
+                                   joinSpellings(outs));
+  }
+  for (auto [name, value] :
+       {std::pair<const char *, double>{"alpha", p.alpha}, {"beta", p.beta}}) {
+    if (!std::isfinite(value))
+      return violation("epilogue",
+                       llvm::formatv("{0} ({1}) must be a finite number", name,
+                                     formatShortest(value))
+                           .str());
+    if (p.acc == ElemKind::S32 &&
+        (value != std::trunc(value) || std::fabs(value) > 2147483647.0))
+      return violation("epilogue",
+                       llvm::formatv("{0} ({1}) must be a 32-bit integer with "
+                                     "an i32 accumulator",
+                                     name, formatShortest(value))
+                           .str());
+  }
+  for (auto [name, size] : {std::pair<const char *, int64_t>{"batch", p.batch},
+                            {"M", p.m},
+                            {"N", p.n},
+                            {"K", p.k}})
+    if (isStatic(size) && size <= 0)
+      return violation("size", llvm::formatv("{0} is {1}: a GEMM needs every "
+                                             "size to be at least 1",
+                                             name, size)
+                                   .str());
+  if (isStatic(p.batch) && p.batch > kMaxGridYZ)
+    return violation("grid", llvm::formatv("a batch of {0} needs {0} blocks in "
+                                           "the grid's z dimension; a launch "
+                                           "allows at most {1}",
+                                           p.batch, kMaxGridYZ)
+                                 .str());
+  if (p.a == ElemKind::S4 && isStatic(p.k) && p.k % 2 != 0)
+    return violation("packing",
+                     llvm::formatv("K ({0}) must be even for 4-bit operands: "
+                                   "each row of packed nibbles starts on a "
+                                   "byte",
+                                   p.k)
+                         .str());
+  return std::nullopt;
+}
+
+Verdict tgemm::checkConfig(const Problem &p, const TileConfig &c) {
+  auto facts = lookupMmaAnyFamily(p.a, p.b, p.acc);
+  InstrShape tile = commonTile(facts);
+  std::string who = joinFamilies(facts);
+  llvm::StringRef precision = irSpelling(p.a);
+  int64_t bm = c.block[0], bn = c.block[1], bk = c.block[2];
+  int64_t wtm = bm / c.warps[0], wtn = bn / c.warps[1];
+  if (wtm % tile.m != 0)
+    return violation(
+        "warp-tile",
+        llvm::formatv("warp tile M ({0} = block tile M {1} / {2} warps) must "
+                      "be a multiple of the instruction M ({3}) of {4} for {5}",
+                      wtm, bm, c.warps[0], tile.m, who, precision)
+            .str());
+  if (wtn % tile.n != 0)
+    return violation(
+        "warp-tile",
+        llvm::formatv("warp tile N ({0} = block tile N {1} / {2} warps) must "
+                      "be a multiple of the instruction N ({3}) of {4} for {5}",
+                      wtn, bn, c.warps[1], tile.n, who, precision)
+            .str());
+  if (bk % tile.k != 0)
+    return violation("warp-tile",
+                     llvm::formatv("block tile K ({0}) must be a multiple of "
+                                   "the instruction K ({1}) of {2} for {3}",
+                                   bk, tile.k, who, precision)
+                         .str());
+  // The accumulator lives in registers; a thread has 255.
+  for (const MmaFact *f : facts) {
+    int64_t regs = accumulatorRegisters(*f, wtm, wtn);
+    if (regs > kMaxAccumulatorRegisters)
+      return violation(
+          "registers",
+          llvm::formatv("a {0}x{1} warp tile holds {2} accumulator registers "
+                        "per thread with {3} (m{4}n{5}, {6} per instruction); "
+                        "at most {7} fit beside the fragments (a thread has "
+                        "255): use more warps or a smaller block tile",
+                        wtm, wtn, regs, familyName(f->family), f->shape.m,
+                        f->shape.n, f->regsAcc, kMaxAccumulatorRegisters)
+              .str());
+  }
+  // Tiles are copied in 16-byte vectors: every stored row of a tile must be
+  // a whole number of them. A row-major A stores rows of K, a column-major
+  // one rows of M; B likewise with N.
+  auto checkRowBytes = [&](const char *name, bool rowMajor, char rowDim,
+                           int64_t rowSize, char colDim, int64_t colSize,
+                           ElemKind kind) -> Verdict {
+    char dim = rowMajor ? colDim : rowDim;
+    int64_t size = rowMajor ? colSize : rowSize;
+    if (size * bitWidth(kind) % 128 == 0)
+      return std::nullopt;
+    return violation("row-bytes",
+                     llvm::formatv("a stored row of the {0} tile (block tile "
+                                   "{1} = {2} x {3} bits) must be a multiple "
+                                   "of 16 bytes for vectorized copies",
+                                   name, dim, size, bitWidth(kind))
+                         .str());
+  };
+  if (Verdict v = checkRowBytes("A", p.rowA, 'K', bk, 'M', bm, p.a))
+    return v;
+  if (Verdict v = checkRowBytes("B", p.rowB, 'K', bk, 'N', bn, p.b))
+    return v;
+  // The grid: x covers N, y covers M.
+  if (isStatic(p.m) && llvm::divideCeil(p.m, bm) > kMaxGridYZ)
+    return violation("grid",
+                     llvm::formatv("M = {0} needs {1} block rows of {2}; a "
+                                   "launch allows at most {3} (the grid's y "
+                                   "dimension)",
+                                   p.m, llvm::divideCeil(p.m, bm), bm,
+                                   kMaxGridYZ)
+                         .str());
+  if (isStatic(p.n) && llvm::divideCeil(p.n, bn) > kMaxGridX)
+    return violation("grid",
+                     llvm::formatv("N = {0} needs {1} block columns of {2}; a "
+                                   "launch allows at most {3}",
+                                   p.n, llvm::divideCeil(p.n, bn), bn,
+                                   kMaxGridX)
+                         .str());
+  // The unpadded stage ring must fit the largest chip that has one of these
+  // instructions; the chip's own limit, with the family's padding and
+  // scratch, is checked once a target is chosen.
+  const ChipInfo *largest = nullptr;
+  for (const ChipInfo &chip : getChips()) {
+    bool hasInstr = llvm::any_of(
+        facts, [&](const MmaFact *f) { return f->minSm <= chip.sm; });
+    if (hasInstr && (!largest || chip.maxSharedBytesPerBlock >
+                                     largest->maxSharedBytesPerBlock))
+      largest = &chip;
+  }
+  int64_t bytes =
+      c.stages * (bm * bk * bitWidth(p.a) + bk * bn * bitWidth(p.b)) / 8;
+  if (largest && bytes > largest->maxSharedBytesPerBlock)
+    return violation(
+        "shared-memory",
+        llvm::formatv("the {0}-stage pipeline needs {1} bytes of shared "
+                      "memory, more than any chip allows a block (largest: "
+                      "{2} bytes on {3})",
+                      c.stages, bytes, largest->maxSharedBytesPerBlock,
+                      largest->name)
+            .str());
+  return std::nullopt;
+}
+
+Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
+  const MmaFact *fact = lookupMma(t.family, p.a, p.b, p.acc);
+  if (!fact)
+    return violation("family",
+                     llvm::formatv("the {0} lowering has no {1} instruction "
+                                   "for {2} x {3} -> {4}",
+                                   loweringName(t.family), familyName(t.family),
+                                   quoted(p.a), quoted(p.b), quoted(p.acc))
+                         .str());
+  bool rowCol = p.rowA && !p.rowB;
+  auto layouts = [&] {
+    return llvm::formatv("layout({0}, {1})", p.rowA ? "row" : "col",
+                         p.rowB ? "row" : "col")
+        .str();
+  };
+  // WMMA loads its fragments itself, so a row.col-only instruction binds the
+  // operands' storage.
+  if (t.family == Family::Wmma && fact->rowColOnly && !rowCol)
+    return violation("layout", llvm::formatv("the wmma {0} instruction takes "
+                                             "only layout(row, col), got {1}",
+                                             ptxName(p.a), layouts())
+                                   .str());
+  // mma.sync fragments are assembled by the lowering: ldmatrix.trans and
+  // the fragment registers transpose 16-bit elements only.
+  if (t.family == Family::MmaSync && !rowCol && bitWidth(p.a) != 16)
+    return violation(
+        "layout",
+        llvm::formatv("the ptx lowering needs layout(row, col) for {0} "
+                      "operands: ldmatrix.trans and the mma.sync fragments "
+                      "transpose 16-bit elements only, got {1}",
+                      quoted(p.a), layouts())
+            .str());
+  if (fact->minSm > t.chip->sm)
+    return violation("chip", llvm::formatv("{0} with {1} operands needs sm_{2} "
+                                           "or newer; the target is {3}",
+                                           familyName(t.family), ptxName(p.a),
+                                           fact->minSm, t.chip->name)
+                                 .str());
+  return std::nullopt;
+}
+
+Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
+  if (s.padding < 0 || s.padding % 16 != 0 || s.padding > 256)
+    return violation("schedule",
+                     llvm::formatv("padding ({0}) must be a multiple of 16 "
+                                   "bytes between 0 and 256",
+                                   s.padding)
+                         .str());
+  if (family != Family::Wmma)
+    return std::nullopt;
+  if (s.swizzle != Swizzle::Pad)
+    return violation("schedule",
+                     llvm::formatv("the wmma lowering pads its rings' rows "
+                                   "(wmma.load takes a row stride): swizzle "
+                                   "= {0} is not available; use swizzle = pad",
+                                   swizzleName(s.swizzle))
+                         .str());
+  if (!s.ldmatrix)
+    return violation("schedule", "the wmma lowering loads fragments with "
+                                 "wmma.load: ldmatrix = false is a ptx "
+                                 "lowering option");
+  if (s.prefetchFragments)
+    return violation("schedule", "the wmma lowering cannot carry fragments "
+                                 "across the barrier (wmma fragments are "
+                                 "opaque): prefetch_fragments needs the ptx "
+                                 "lowering");
+  return std::nullopt;
+}
+
+Verdict tgemm::checkRingRows(Swizzle swizzle, int64_t rowBytes) {
+  if (supportsSwizzle(swizzle, rowBytes))
+    return std::nullopt;
+  return violation(
+      "swizzle",
+      llvm::formatv("swizzle=xor cannot lay out tile rows of {0} bytes (it "
+                    "needs 16, 32, 64 or a multiple of 128); use swizzle=pad "
+                    "or another block tile",
+                    rowBytes)
+          .str());
+}
+
+Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
+                             const Schedule &s, Family family) {
+  if (Verdict v = checkScheduleKnobs(s, family))
+    return v;
+  if (family != Family::MmaSync)
+    return std::nullopt;
+  RingShapes shapes = ringShapes(p, c);
+  if (Verdict v = checkRingRows(s.swizzle, shapes.aCols * bitWidth(p.a) / 8))
+    return v;
+  return checkRingRows(s.swizzle, shapes.bCols * bitWidth(p.b) / 8);
+}
+
+Verdict tgemm::checkSharedMemory(int64_t bytes, const ChipInfo &chip,
+                                 int64_t stages) {
+  if (bytes <= chip.maxSharedBytesPerBlock)
+    return std::nullopt;
+  return violation("shared-memory",
+                   llvm::formatv("the {0}-stage pipeline needs {1} bytes of "
+                                 "shared memory; {2} allows a block {3} bytes",
+                                 stages, bytes, chip.name,
+                                 chip.maxSharedBytesPerBlock)
+                       .str());
+}
+
+Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
+                              const Schedule &s, const Target &t) {
+  if (Verdict v = checkProblem(p))
+    return v;
+  if (Verdict v = checkFamily(p, t))
+    return v;
+  if (!c)
+    return std::nullopt; // no tile yet: tgemm-select-config picks one
+  if (Verdict v = checkConfig(p, *c))
+    return v;
+  if (Verdict v = checkSchedule(p, *c, s, t.family))
+    return v;
+  SharedMemoryPlan plan = planSharedMemory(p, *c, s, t.family);
+  return checkSharedMemory(plan.totalBytes, *t.chip, c->stages);
+}

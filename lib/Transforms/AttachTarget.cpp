@@ -1,0 +1,66 @@
+//===- AttachTarget.cpp - Put the #tgemm.target on the module -------------===//
+
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Transforms/Passes.h"
+#include "tgemm/Transforms/TargetOptions.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMATTACHTARGET
+#include "tgemm/Transforms/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+namespace {
+
+struct AttachTargetPass
+    : public mlir::tgemm::impl::TGemmAttachTargetBase<AttachTargetPass> {
+  using Base::Base;
+
+  LogicalResult initialize(MLIRContext *) override {
+    if (!chip.empty() && !::tgemm::lookupChip(chip))
+      return failure(reportOptionError(
+          "chip", "unknown chip '" + chip + "'; known chips: " +
+                      ::tgemm::knownChipNames()));
+    if (!family.empty() && !::tgemm::parseFamily(family))
+      return failure(reportOptionError(
+          "family", "unknown instruction family '" + family +
+                        "'; expected wmma or ptx"));
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto existing =
+        module->getAttrOfType<TargetAttr>(TargetAttr::getAttrName());
+    if (!existing && module->hasAttr(TargetAttr::getAttrName())) {
+      module.emitError() << "'" << TargetAttr::getAttrName()
+                         << "' must be a #tgemm.target, got "
+                         << module->getAttr(TargetAttr::getAttrName());
+      return signalPassFailure();
+    }
+    std::optional<::tgemm::Family> wanted =
+        family.empty() ? std::nullopt : ::tgemm::parseFamily(family);
+    if (existing) {
+      bool chipDiffers = !chip.empty() && chip != existing.getChip();
+      bool familyDiffers = wanted && *wanted != existing.getFamily();
+      if (chipDiffers || familyDiffers) {
+        module.emitError() << "the module's target " << existing
+                           << " differs from the requested "
+                           << (chipDiffers ? "chip '" + chip + "'" : "")
+                           << (chipDiffers && familyDiffers ? " and " : "")
+                           << (familyDiffers ? "family '" + family + "'" : "")
+                           << "; remove one of them";
+        return signalPassFailure();
+      }
+      return;
+    }
+    module->setAttr(TargetAttr::getAttrName(),
+                    TargetAttr::get(module.getContext(),
+                                    chip.empty() ? std::string("sm_90") : chip.getValue(),
+                                    wanted.value_or(::tgemm::Family::MmaSync)));
+  }
+};
+
+} // namespace
