@@ -34,26 +34,37 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   select.database = options.configDatabase;
   pm.addPass(createTGemmSelectConfig(select));
 
-  // Only what the options name explicitly overrides the selected schedule.
-  TGemmOverrideConfigOptions override;
-  bool overrides = false;
-  auto take = [&](const auto &from, auto &to) {
-    if (!from.hasValue())
+  // Only what the options name explicitly overrides the selected schedule:
+  // the override pass gets those options as text, so it knows which were
+  // given.
+  std::string overrides;
+  llvm::raw_string_ostream os(overrides);
+  auto take = [&](const auto &option, StringRef name) {
+    if (!option.hasValue())
       return;
-    to = from.getValue();
-    overrides = true;
+    os << " " << name << "=";
+    if constexpr (std::is_same_v<std::decay_t<decltype(option.getValue())>,
+                                 bool>)
+      os << (option.getValue() ? "true" : "false");
+    else
+      os << option.getValue();
   };
-  override.stages = options.stages;
-  overrides |= options.stages != 0;
-  take(options.refillAfterMma, override.refillAfterMma);
-  take(options.interleaveCopies, override.interleaveCopies);
-  take(options.prefetchMinWarps, override.prefetchMinWarps);
-  take(options.asyncCopy, override.asyncCopy);
-  take(options.ldmatrix, override.ldmatrix);
-  take(options.swizzle, override.swizzle);
-  take(options.padding, override.padding);
-  if (overrides)
-    pm.addPass(createTGemmOverrideConfig(override));
+  if (options.stages != 0)
+    os << " stages=" << options.stages.getValue();
+  take(options.refillAfterMma, "refill-after-mma");
+  take(options.interleaveCopies, "interleave-copies");
+  take(options.prefetchMinWarps, "prefetch-fragments-min-warps");
+  take(options.asyncCopy, "async-copy");
+  take(options.ldmatrix, "ldmatrix");
+  take(options.swizzle, "swizzle");
+  take(options.padding, "padding");
+  if (!overrides.empty()) {
+    std::unique_ptr<Pass> override = createTGemmOverrideConfig();
+    // The values were checked when the pipeline's options were parsed.
+    (void)override->initializeOptions(
+        overrides, [](const Twine &) { return failure(); });
+    pm.addPass(std::move(override));
+  }
   pm.addPass(createTGemmCheckTarget());
   pm.addPass(createTGemmTile());
   // Each lowering takes the kernels of its family.

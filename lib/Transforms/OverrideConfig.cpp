@@ -4,6 +4,8 @@
 #include "tgemm/Transforms/Passes.h"
 #include "tgemm/Transforms/TargetOptions.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
 namespace mlir::tgemm {
 #define GEN_PASS_DEF_TGEMMOVERRIDECONFIG
 #include "tgemm/Transforms/Passes.h.inc"
@@ -51,20 +53,69 @@ struct OverrideConfigPass
     if (stages != 0)
       os << " stages = " << stages.getValue();
     if (refillAfterMma.hasValue())
-      os << " refill-after-mma = " << refillAfterMma.getValue();
+      os << " refill-after-mma = " << (refillAfterMma ? "true" : "false");
     if (interleaveCopies.hasValue())
-      os << " interleave-copies = " << interleaveCopies.getValue();
+      os << " interleave-copies = " << (interleaveCopies ? "true" : "false");
     if (prefetchMinWarps.hasValue())
       os << " prefetch-fragments-min-warps = " << prefetchMinWarps.getValue();
     if (asyncCopy.hasValue())
-      os << " async-copy = " << asyncCopy.getValue();
+      os << " async-copy = " << (asyncCopy ? "true" : "false");
     if (ldmatrix.hasValue())
-      os << " ldmatrix = " << ldmatrix.getValue();
+      os << " ldmatrix = " << (ldmatrix ? "true" : "false");
     if (swizzle.hasValue())
       os << " swizzle = " << swizzle.getValue();
     if (padding.hasValue())
       os << " padding = " << padding.getValue();
     return text;
+  }
+
+  /// `s` with the given schedule options applied; `warps` and `stages` of
+  /// the block decide `prefetch-fragments-min-warps`.
+  ::tgemm::Schedule apply(::tgemm::Schedule s, int64_t warps,
+                          int64_t stages) const {
+    if (refillAfterMma.hasValue())
+      s.refillAfterMma = refillAfterMma;
+    if (interleaveCopies.hasValue())
+      s.interleaveCopies = interleaveCopies;
+    if (prefetchMinWarps.hasValue())
+      s.prefetchFragments =
+          prefetchMinWarps > 0 && warps >= prefetchMinWarps && stages > 1;
+    if (asyncCopy.hasValue())
+      s.asyncCopy = asyncCopy;
+    if (ldmatrix.hasValue())
+      s.ldmatrix = ldmatrix;
+    if (swizzle.hasValue())
+      s.swizzle = *::tgemm::parseSwizzle(swizzle);
+    if (padding.hasValue())
+      s.padding = padding;
+    return s;
+  }
+
+  /// A kernel that carries a schedule, or whose target names its family,
+  /// gets the lowering's fields of the options (the k-loop is written).
+  LogicalResult overrideKernel(gpu::GPUFuncOp kernel) {
+    bool tiled = false;
+    kernel.walk([&](MmaTileOp) { tiled = true; });
+    if (!tiled || !changesSchedule())
+      return success();
+    auto old = kernel->getAttrOfType<ScheduleAttr>(ScheduleAttr::getAttrName());
+    TargetAttr target = lookupTarget(kernel);
+    if (!old && !target)
+      return kernel.emitOpError()
+             << "has neither a tgemm.schedule nor a tgemm.target whose "
+                "family's default schedule the options could change";
+    ::tgemm::Schedule s =
+        old ? old.getValue()
+            : ::tgemm::defaultSchedule(target.getFamily(), {{0, 0, 0}, {1, 1}, 1});
+    s = apply(s, /*warps=*/0, /*stages=*/1);
+    if (target)
+      if (::tgemm::Verdict v =
+              ::tgemm::checkScheduleKnobs(s, target.getFamily()))
+        return kernel.emitOpError() << "with" << describeOverride() << ": "
+                                    << v->message;
+    kernel->setAttr(ScheduleAttr::getAttrName(),
+                    ScheduleAttr::get(kernel.getContext(), s));
+    return success();
   }
 
   LogicalResult overrideOp(MatmulOp op) {
@@ -90,23 +141,8 @@ struct OverrideConfigPass
           op.getScheduleAttr() ? op.getScheduleAttr().getValue()
           : target ? ::tgemm::defaultSchedule(target.getFamily(), tile)
                    : ::tgemm::Schedule();
-      if (refillAfterMma.hasValue())
-        s.refillAfterMma = refillAfterMma;
-      if (interleaveCopies.hasValue())
-        s.interleaveCopies = interleaveCopies;
-      if (prefetchMinWarps.hasValue())
-        s.prefetchFragments =
-            prefetchMinWarps > 0 &&
-            config.getWarpsM() * config.getWarpsN() >= prefetchMinWarps &&
-            config.getStages() > 1;
-      if (asyncCopy.hasValue())
-        s.asyncCopy = asyncCopy;
-      if (ldmatrix.hasValue())
-        s.ldmatrix = ldmatrix;
-      if (swizzle.hasValue())
-        s.swizzle = *::tgemm::parseSwizzle(swizzle);
-      if (padding.hasValue())
-        s.padding = padding;
+      s = apply(s, config.getWarpsM() * config.getWarpsN(),
+                config.getStages());
       op.setScheduleAttr(ScheduleAttr::get(op.getContext(), s));
     }
     if (failed(op.verify()))
@@ -127,8 +163,12 @@ struct OverrideConfigPass
 
   void runOnOperation() override {
     bool failed = false;
-    getOperation()->walk(
-        [&](MatmulOp op) { failed |= ::mlir::failed(overrideOp(op)); });
+    getOperation()->walk([&](Operation *op) {
+      if (auto matmul = dyn_cast<MatmulOp>(op))
+        failed |= ::mlir::failed(overrideOp(matmul));
+      else if (auto kernel = dyn_cast<gpu::GPUFuncOp>(op))
+        failed |= ::mlir::failed(overrideKernel(kernel));
+    });
     if (failed)
       signalPassFailure();
   }

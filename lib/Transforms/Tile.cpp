@@ -395,8 +395,11 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
   int32_t threads = config.getNumThreads();
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
-  kernel->setAttr(ScheduleAttr::getAttrName(),
-                  ScheduleAttr::get(ctx, schedule));
+  // Without a target or a schedule of its own the op has the neutral
+  // k-loop, and each lowering its family's default.
+  if (target || op.getScheduleAttr())
+    kernel->setAttr(ScheduleAttr::getAttrName(),
+                    ScheduleAttr::get(ctx, schedule));
   buildKernelBody(op, kernel, schedule);
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are

@@ -1,12 +1,12 @@
 // RUN: %mlir_opt %s --load-dialect-plugin=%tgemm_libs/TGemmPlugin%shlibext \
 // RUN:   --load-pass-plugin=%tgemm_libs/TGemmPlugin%shlibext \
-// RUN:   --pass-pipeline="builtin.module(tgemm-check-target{chip=sm_90 lowering=ptx})" \
+// RUN:   --pass-pipeline="builtin.module(tgemm-attach-target{chip=sm_90 family=ptx},tgemm-check-target)" \
 // RUN:   | FileCheck %s
 // RUN: %mlir_opt %S/Inputs/fp8.mlir \
 // RUN:   --load-dialect-plugin=%tgemm_libs/TGemmPlugin%shlibext \
 // RUN:   --load-pass-plugin=%tgemm_libs/TGemmPlugin%shlibext \
 // RUN:   --split-input-file --verify-diagnostics \
-// RUN:   --pass-pipeline="builtin.module(tgemm-check-target{chip=sm_80 lowering=ptx})"
+// RUN:   --pass-pipeline="builtin.module(tgemm-attach-target{chip=sm_80 family=ptx},tgemm-check-target)"
 // RUN: %mlir_opt %S/../Pipelines/Inputs/linalg.mlir \
 // RUN:   --load-dialect-plugin=%tgemm_libs/TGemmPlugin%shlibext \
 // RUN:   --load-pass-plugin=%tgemm_libs/TGemmPlugin%shlibext \

@@ -1,4 +1,4 @@
-// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-check-target="chip=sm_86 lowering=any" | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-attach-target="chip=sm_86 family=ptx" --tgemm-check-target | FileCheck %s
 
 // lowering=any accepts an op that either family compiles; when neither
 // does, the mma.sync reason is reported.

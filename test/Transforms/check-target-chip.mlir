@@ -1,4 +1,4 @@
-// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-check-target="chip=sm_80 lowering=ptx" | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-attach-target="chip=sm_80 family=ptx" --tgemm-check-target | FileCheck %s
 
 // chip=sm_80: instructions newer than the chip, and pipelines larger than
 // its shared memory, are rejected.

@@ -1,4 +1,4 @@
-// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-check-target="chip=sm_90 lowering=wmma" | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-attach-target="chip=sm_90 family=wmma" --tgemm-check-target | FileCheck %s
 
 // lowering=wmma: a precision WMMA has no instruction for is rejected; the
 // rest pass through unchanged.

@@ -1,6 +1,6 @@
-// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_90 lowering=ptx database=%S/Inputs/tuning-db.json builtin=false report=true" --verify-diagnostics | FileCheck %s
-// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_90 lowering=wmma database=%S/Inputs/tuning-db.json builtin=false" | FileCheck %s --check-prefix=WMMA
-// RUN: tgemm-opt %s --split-input-file --tgemm-select-config="chip=sm_80 lowering=ptx database=%S/Inputs/tuning-db.json" | FileCheck %s --check-prefix=SM80
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false report=true" --verify-diagnostics | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=wmma" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false" | FileCheck %s --check-prefix=WMMA
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_80 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json" | FileCheck %s --check-prefix=SM80
 
 // tgemm-select-config: a matmul without config gets the database entry of
 // its chip, lowering and types nearest to its shape, else the default.

@@ -215,6 +215,10 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
 
     `prefetch-fragments-min-warps=W` sets `prefetch_fragments` on the ops
     whose blocks have at least W warps (0: on none).
+
+    On kernel-level IR (a `gpu.func` of tile ops, after `tgemm-tile`), the
+    schedule options change the kernel's `tgemm.schedule`, or its target
+    family's default one, for the lowering.
   }];
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"0",
