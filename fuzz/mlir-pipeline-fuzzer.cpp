@@ -245,10 +245,13 @@ bool isCheapToCompile(ModuleOp module) {
     // shared memory of a chip: no product overflows.
     int64_t warpTile = config.getWarpTileM() * config.getWarpTileN();
     macs += warpTile * config.getBlockK();
-    mlir::tgemm::MatmulKinds kinds = mlir::tgemm::getMatmulKinds(op);
-    int64_t stageBytes =
-        mlir::tgemm::getPipelineSharedBytes(config, kinds.a, kinds.b) /
-        config.getStages();
+    // One stage of the unpadded rings.
+    ::tgemm::SharedMemoryPlan plan = ::tgemm::planSharedMemory(
+        mlir::tgemm::getProblem(op), mlir::tgemm::getTileConfig(config),
+        ::tgemm::Schedule{false, false, false, true, true,
+                          ::tgemm::Swizzle::None, 0},
+        ::tgemm::Family::MmaSync);
+    int64_t stageBytes = plan.a.stagePitch + plan.b.stagePitch;
     int64_t chunks = stageBytes / 16 / config.getNumThreads();
     if (warpTile / 32 > kMaxAccumulatorsPerThread ||
         chunks > kMaxCopyChunksPerThread || macs > kMaxWarpMacsPerModule)

@@ -40,7 +40,7 @@ for lowering in wmma ptx; do
 done
 
 echo
-echo "== which instruction family has each example's precision, per chip (tgemm-check-target)"
+echo "== which instruction family can compile each example, per chip (tgemm-check-target)"
 chips=(sm_80 sm_86 sm_89 sm_90)
 printf '%-28s %-8s' example family
 printf ' %-6s' "${chips[@]}"
@@ -50,7 +50,8 @@ for f in examples/*.mlir; do
     family=$([ "$lowering" = wmma ] && echo wmma || echo mma.sync)
     printf '%-28s %-8s' "$(basename "$f" .mlir)" "$family"
     for chip in "${chips[@]}"; do
-      if "$bin/tgemm-opt" "$f" --tgemm-check-target="chip=$chip lowering=$lowering" \
+      if "$bin/tgemm-opt" "$f" --tgemm-attach-target="chip=$chip family=$lowering" \
+          --tgemm-select-config --tgemm-check-target \
           -o /dev/null 2>/dev/null; then
         printf ' %-6s' yes
       else

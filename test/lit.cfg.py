@@ -13,7 +13,8 @@ config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tgemm_obj_root, "test")
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs",
-                   "mutate.py", "check-ptxas.py", "check-manifest.py"]
+                   "mutate.py", "check-ptxas.py", "check-manifest.py",
+                   "check-legality.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))

@@ -6,6 +6,7 @@
 #include "tgemm/Utils/IndexMath.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -44,6 +45,12 @@ Value RingLayout::byteOffset(OpBuilder &b, Location loc, Value row,
     return im.add(im.mul(row, rowPitch), byteCol);
   return im.add(chunkOffset(b, loc, row, im.div(byteCol, 16)),
                 im.rem(byteCol, 16));
+}
+
+Value RingLayout::stagePointer(OpBuilder &b, Location loc, Value base,
+                               Value stage) const {
+  IndexMath im{b, loc};
+  return offsetSharedPointer(b, loc, base, im.mul(stage, stagePitch));
 }
 
 KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
@@ -115,11 +122,17 @@ void mlir::tgemm::emitWhere(OpBuilder &b, Location loc, Value predicate,
   });
 }
 
-void mlir::tgemm::emitTileCopy(
-    OpBuilder &b, Location loc, CopyTileOp op, Value src, Value row,
-    Value col, Value predicate, bool async,
-    function_ref<void(OpBuilder &, Value)> whole,
-    function_ref<void(OpBuilder &)> edge) {
+/// The copy of `op`'s tile: `whole` for a tile known (`in_bounds`) or found
+/// at run time (`isWholeAlignedTile`) to lie inside its operand with
+/// 16-byte aligned rows, else `edge`; only where `predicate` (op's, or
+/// null) holds. A predicated `in_bounds` copy that is `async` goes to
+/// `whole` with the predicate, which it applies to each copy itself (no
+/// branch in the k-loop); any other predicate branches around the copy and
+/// `whole` gets a null one.
+static void emitTileCopy(OpBuilder &b, Location loc, CopyTileOp op,
+                         const TileCopy &copy, Value predicate, bool async,
+                         function_ref<void(OpBuilder &, Value)> whole,
+                         function_ref<void(OpBuilder &)> edge) {
   if (op.getInBounds() && predicate && async) {
     whole(b, predicate);
     return;
@@ -130,8 +143,8 @@ void mlir::tgemm::emitTileCopy(
       return;
     }
     SmemType type = op.getDst().getType();
-    Value inside = isWholeAlignedTile(pb, loc, src, row, col, type.getRows(),
-                                      type.getCols());
+    Value inside = isWholeAlignedTile(pb, loc, copy.src, copy.row, copy.col,
+                                      type.getRows(), type.getCols());
     // All tiles are whole when the sizes are tile multiples.
     scf::IfOp::create(
         pb, loc, inside,
@@ -146,23 +159,22 @@ void mlir::tgemm::emitTileCopy(
   });
 }
 
-void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,
-                                   Value row, Value col, Value stageBase,
-                                   const RingLayout &ring, int64_t tileRows,
-                                   int64_t threads) {
+void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc,
+                                   const TileCopy &copy) {
+  const RingLayout &ring = copy.ring;
   auto chunkType = VectorType::get({4}, b.getI32Type());
   int64_t elementsPerChunk = 128 / ring.elementBits;
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   SmallVector<std::pair<Value, Value>> pending; // (value, destination)
   forEachTileChunk(
-      b, loc, tileRows, ring.rowBytes / 16, threads, tid,
+      b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
       [&](OpBuilder &cb, Value r, Value chunk, bool guarded) {
         IndexMath m{cb, loc};
         Value from = getGlobalElementPointer(
-            cb, loc, src, m.add(row, r),
-            m.add(col, m.mul(chunk, elementsPerChunk)));
+            cb, loc, copy.src, m.add(copy.row, r),
+            m.add(copy.col, m.mul(chunk, elementsPerChunk)));
         Value value = LLVM::LoadOp::create(cb, loc, chunkType, from, 16);
-        Value to = offsetSharedPointer(cb, loc, stageBase,
+        Value to = offsetSharedPointer(cb, loc, copy.stageBase,
                                        ring.chunkOffset(cb, loc, r, chunk));
         if (guarded)
           LLVM::StoreOp::create(cb, loc, value, to, 16);
@@ -174,9 +186,11 @@ void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc, Value src,
 }
 
 void mlir::tgemm::forEachWholeTileChunk(
-    OpBuilder &b, Location loc, Value src, Value row, Value col,
-    Value stageBase, const RingLayout &ring, int64_t tileRows,
-    int64_t threads, function_ref<void(OpBuilder &, Value, Value)> emit) {
+    OpBuilder &b, Location loc, const TileCopy &copy,
+    function_ref<void(OpBuilder &, Value, Value)> emit) {
+  const RingLayout &ring = copy.ring;
+  Value src = copy.src, row = copy.row, col = copy.col;
+  int64_t tileRows = copy.rows, threads = copy.threads;
   int64_t elementsPerChunk = 128 / ring.elementBits;
   int64_t chunksPerRow = ring.rowBytes / 16;
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -190,9 +204,7 @@ void mlir::tgemm::forEachWholeTileChunk(
         im.add(col, im.mul(chunk0, elementsPerChunk)));
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, src);
     Value roundElements = im.mul(meta.getStrides()[0], threads / chunksPerRow);
-    roundBytes = ring.elementBits >= 8
-                     ? im.mul(roundElements, ring.elementBits / 8)
-                     : im.div(roundElements, 8 / ring.elementBits);
+    roundBytes = getElementBytes(b, loc, roundElements, ring.elementBits);
   }
   int64_t round = 0;
   forEachTileChunk(
@@ -209,7 +221,7 @@ void mlir::tgemm::forEachWholeTileChunk(
               cb, loc, src, m.add(row, r),
               m.add(col, m.mul(chunk, elementsPerChunk)));
         }
-        Value to = offsetSharedPointer(cb, loc, stageBase,
+        Value to = offsetSharedPointer(cb, loc, copy.stageBase,
                                        ring.chunkOffset(cb, loc, r, chunk));
         emit(cb, from, to);
       });
@@ -237,6 +249,13 @@ Value mlir::tgemm::offsetSharedPointer(OpBuilder &b, Location loc, Value base,
                              ValueRange{im.toI32(byteOffset)});
 }
 
+Value mlir::tgemm::getElementBytes(OpBuilder &b, Location loc, Value elements,
+                                   int64_t bits) {
+  IndexMath im{b, loc};
+  // Sub-byte elements are packed, so divide rather than scale.
+  return bits >= 8 ? im.mul(elements, bits / 8) : im.div(elements, 8 / bits);
+}
+
 Value mlir::tgemm::getGlobalElementPointer(OpBuilder &b, Location loc,
                                            Value memref, Value row,
                                            Value col) {
@@ -247,8 +266,7 @@ Value mlir::tgemm::getGlobalElementPointer(OpBuilder &b, Location loc,
   Value element = im.add(im.add(meta.getOffset(),
                                 im.mul(row, meta.getStrides()[0])),
                          col);
-  // Byte offset; sub-byte elements are packed, so divide rather than scale.
-  Value bytes = bits >= 8 ? im.mul(element, bits / 8) : im.div(element, 8 / bits);
+  Value bytes = getElementBytes(b, loc, element, bits);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   Value address = im.toI64(im.add(base, bytes));
   MLIRContext *ctx = b.getContext();
@@ -435,12 +453,176 @@ Value mlir::tgemm::packAccumulator(OpBuilder &b, Location loc, Type type,
   return acc;
 }
 
-LogicalResult mlir::tgemm::lowerTileOps(
-    ModuleOp module, gpu::GPUFuncOp kernel, const KernelMemoryPlan &plan,
-    const ::tgemm::MmaFact &fact, Type reg, StringRef lowering,
-    function_ref<void(RewritePatternSet &, const TypeConverter &)>
-        addPatterns) {
+AccumulatorFragments::AccumulatorFragments(AccumulatorType type,
+                                           const MmaFact &fact)
+    : fragsM(type.getRows() / fact.shape.m),
+      fragsN(type.getCols() / fact.shape.n), regs(fact.regsAcc) {}
+
+MmaStepper::~MmaStepper() = default;
+
+Value mlir::tgemm::accumulateSteps(OpBuilder &b, Location loc, MmaTileOp op,
+                                   Value acc, const MmaFact &fact,
+                                   MmaStepper &stepper) {
+  const AccumulatorFragments &frags = stepper.frags;
+  auto [kBegin, kEnd] = op.getKRange();
+  int64_t first = kBegin / fact.shape.k, end = kEnd / fact.shape.k;
+  SmallVector<Value> regs = unpackAccumulator(b, loc, acc);
+  auto multiply = [&](const FragmentStep &step) {
+    for (int64_t fm = 0; fm < frags.fragsM; ++fm) {
+      for (int64_t j = 0; j < frags.fragsN; ++j) {
+        int64_t fn = stepper.serpentine && fm % 2 ? frags.fragsN - 1 - j : j;
+        MutableArrayRef<Value> c =
+            frags.fragment(MutableArrayRef<Value>(regs), fm, fn);
+        SmallVector<Value> d = stepper.mma(step.a[fm], step.b[fn], c);
+        llvm::copy(d, c.begin());
+      }
+    }
+  };
+  if (!stepper.prefetch) {
+    for (int64_t ks = first; ks < end; ++ks)
+      multiply(stepper.load(ks));
+  } else {
+    FragmentStep current = stepper.load(first);
+    for (int64_t ks = first; ks < end; ++ks) {
+      std::optional<FragmentStep> next;
+      if (ks + 1 < end)
+        next = stepper.load(ks + 1);
+      multiply(current);
+      if (next)
+        current = std::move(*next);
+    }
+  }
+  return packAccumulator(b, loc, acc.getType(), regs);
+}
+
+EpilogueStaging::EpilogueStaging(Location loc, StoreTileOp op,
+                                 StoreTileOp::Adaptor adaptor,
+                                 const MmaFact &fact)
+    : loc(loc), frags(op.getAcc().getType(), fact),
+      accElement(op.getAcc().getType().getElementType()),
+      tileRow(adaptor.getRow()), tileCol(adaptor.getCol()) {}
+
+EpilogueStaging::~EpilogueStaging() = default;
+
+KernelLowering::KernelLowering(gpu::GPUFuncOp kernel,
+                               const KernelInstruction &selected)
+    : fact(*selected.fact), plan(selected.plan), threads(selected.threads),
+      module(kernel->getParentOfType<gpu::GPUModuleOp>()),
+      asyncCopy(selected.schedule.asyncCopy) {}
+
+KernelLowering::~KernelLowering() = default;
+
+void KernelLowering::emitAsyncEdgeCopy(OpBuilder &b, Location loc,
+                                       const TileCopy &copy) const {
+  emitGuardedTileCopy(b, loc, copy);
+}
+
+void KernelLowering::waitForCopies(OpBuilder &b, Location loc) const {
+  if (asyncCopy)
+    emitWaitGroup(b, loc, 0);
+}
+
+namespace {
+/// A tile copy: synchronous, or through the family's asynchronous copies;
+/// for a tile inside its operand or at its edge (emitTileCopy).
+struct CopyTileLowering : public KernelPattern<CopyTileOp, KernelLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(CopyTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const RingLayout &ring = lowering.ring(op.getDst());
+    Value stageBase =
+        ring.stagePointer(rewriter, loc, adaptor.getDst(), adaptor.getStage());
+    int64_t rows = op.getDst().getType().getRows();
+    TileCopy copy{adaptor.getSrc(),
+                  adaptor.getRow(),
+                  adaptor.getCol(),
+                  stageBase,
+                  ring,
+                  rows,
+                  lowering.threads};
+    bool async = lowering.isAsync(op);
+    emitTileCopy(
+        rewriter, loc, op, copy, adaptor.getPredicate(), async,
+        [&](OpBuilder &b, Value predicate) {
+          if (async)
+            lowering.emitAsyncCopy(b, loc, copy, predicate);
+          else
+            emitSyncTileCopy(b, loc, copy);
+        },
+        [&](OpBuilder &b) {
+          if (async)
+            lowering.emitAsyncEdgeCopy(b, loc, copy);
+          else
+            emitGuardedTileCopy(b, loc, copy);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// The family's groups of asynchronous copies and waits on them; without
+/// async-copy every copy is synchronous, and they have nothing to do.
+struct CommitCopiesLowering
+    : public KernelPattern<CommitCopiesOp, KernelLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(CommitCopiesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (lowering.asyncCopy)
+      lowering.emitCommitGroup(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitCopiesLowering : public KernelPattern<WaitCopiesOp, KernelLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(WaitCopiesOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (lowering.asyncCopy)
+      lowering.emitWaitGroup(rewriter, op.getLoc(), op.getPending());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
+                                     StoreTileOp::Adaptor adaptor,
+                                     EpilogueStaging &staging) {
+  Value mask = arith::ConstantIntOp::create(b, loc, -1, 32);
+  AccumulatorType accType = op.getAcc().getType();
+  // A null `whole` stores every vector unguarded.
+  Value whole = op.getInBounds()
+                    ? Value()
+                    : isWholeAlignedTile(b, loc, adaptor.getDst(),
+                                         adaptor.getRow(), adaptor.getCol(),
+                                         accType.getRows(), accType.getCols());
+  SmallVector<Value> acc = unpackAccumulator(b, loc, adaptor.getAcc());
+  for (int64_t piece = 0; piece < staging.getNumPieces(); ++piece) {
+    staging.write(b, piece, acc);
+    NVVM::SyncWarpOp::create(b, loc, mask);
+    staging.readBack(
+        b, piece, [&](OpBuilder &vb, Value v, Value row, Value col) {
+          storeEpilogueVector(vb, loc, v, adaptor.getDst(), row, col,
+                              op.getAlphaValue(), op.getBetaValue(),
+                              staging.getAlignment(), whole);
+        });
+    // The next piece overwrites the scratch.
+    NVVM::SyncWarpOp::create(b, loc, mask);
+  }
+}
+
+LogicalResult mlir::tgemm::lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
+                                        const KernelLowering &lowering,
+                                        StringRef name) {
   MLIRContext *ctx = kernel.getContext();
+  const MmaFact &fact = lowering.fact;
+  Type reg = lowering.getAccumulatorRegister();
   TypeConverter converter;
   converter.addConversion([](Type type) { return type; });
   converter.addConversion(
@@ -457,13 +639,41 @@ LogicalResult mlir::tgemm::lowerTileOps(
   RewritePatternSet patterns(ctx);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
-  populateRingPatterns(patterns, converter, plan,
-                       kernel->getParentOfType<gpu::GPUModuleOp>());
-  addPatterns(patterns, converter);
+  populateRingPatterns(patterns, converter, lowering.plan, lowering.module);
+  patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering>(
+      converter, ctx, lowering);
+  lowering.populatePatterns(patterns, converter);
   if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
     return failure();
-  finishKernelLaunches(module, kernel, lowering, plan.totalBytes);
+  finishKernelLaunches(module, kernel, name, lowering.plan.totalBytes);
   return success();
+}
+
+LogicalResult mlir::tgemm::lowerKernels(ModuleOp module, ::tgemm::Family family,
+                                        KernelLoweringFactory create) {
+  SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp f) {
+    if (isLoweredBy(f, family))
+      kernels.push_back(f);
+  });
+  auto lowerKernel = [&](gpu::GPUFuncOp kernel) -> LogicalResult {
+    FailureOr<KernelInstruction> selected = selectInstruction(kernel, family);
+    if (failed(selected))
+      return failure();
+    if (!selected->mma)
+      return success();
+    FailureOr<std::unique_ptr<KernelLowering>> lowering =
+        create(kernel, *selected);
+    if (failed(lowering))
+      return failure();
+    return lowerTileOps(module, kernel, **lowering,
+                        ::tgemm::loweringName(family));
+  };
+  bool failedAny = false;
+  for (gpu::GPUFuncOp kernel : kernels)
+    if (failed(lowerKernel(kernel)))
+      failedAny = true;
+  return failure(failedAny);
 }
 
 void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
@@ -552,10 +762,10 @@ Value mlir::tgemm::isWholeAlignedTile(OpBuilder &b, Location loc, Value src,
   return arith::AndIOp::create(b, loc, inside, hasAlignedRows(b, loc, src));
 }
 
-void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc, Value src,
-                                      Value row, Value col, Value stageBase,
-                                      const RingLayout &ring, int64_t tileRows,
-                                      int64_t threads) {
+void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc,
+                                      const TileCopy &copy) {
+  const RingLayout &ring = copy.ring;
+  Value src = copy.src, row = copy.row, col = copy.col;
   // Whole bytes for sub-byte types: a row of them starts on a byte.
   int64_t granule = std::max<int64_t>(8, ring.elementBits);
   int64_t lanes = 128 / granule;
@@ -566,7 +776,7 @@ void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc, Value src,
   Value aligned = hasAlignedRows(b, loc, src);
   int64_t elementsPerChunk = 128 / ring.elementBits;
   forEachTileChunk(
-      b, loc, tileRows, ring.rowBytes / 16, threads, tid,
+      b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
       [&](OpBuilder &cb, Value r, Value chunk, bool) {
         IndexMath m{cb, loc};
         Value srcRow = m.add(row, r);
@@ -605,7 +815,7 @@ void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc, Value src,
                   pb, loc,
                   ValueRange{LLVM::BitcastOp::create(pb, loc, chunkType, value)});
             });
-        Value to = offsetSharedPointer(cb, loc, stageBase,
+        Value to = offsetSharedPointer(cb, loc, copy.stageBase,
                                        ring.chunkOffset(cb, loc, r, chunk));
         LLVM::StoreOp::create(cb, loc, load.getResult(0), to, 16);
       });

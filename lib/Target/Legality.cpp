@@ -393,13 +393,19 @@ Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
   return std::nullopt;
 }
 
+Verdict tgemm::checkPadding(int64_t padding) {
+  if (padding >= 0 && padding % 16 == 0 && padding <= kMaxPadding)
+    return std::nullopt;
+  return violation("schedule",
+                   llvm::formatv("padding ({0}) must be a multiple of 16 "
+                                 "bytes between 0 and {1}",
+                                 padding, kMaxPadding)
+                       .str());
+}
+
 Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
-  if (s.padding < 0 || s.padding % 16 != 0 || s.padding > 256)
-    return violation("schedule",
-                     llvm::formatv("padding ({0}) must be a multiple of 16 "
-                                   "bytes between 0 and 256",
-                                   s.padding)
-                         .str());
+  if (Verdict v = checkPadding(s.padding))
+    return v;
   if (family != Family::Wmma)
     return std::nullopt;
   if (s.swizzle != Swizzle::Pad)

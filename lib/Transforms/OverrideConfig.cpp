@@ -108,6 +108,9 @@ struct OverrideConfigPass
         old ? old.getValue()
             : ::tgemm::defaultSchedule(target.getFamily(), {{0, 0, 0}, {1, 1}, 1});
     s = apply(s, /*warps=*/0, /*stages=*/1);
+    if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))
+      return kernel.emitOpError() << "with" << describeOverride() << ": "
+                                  << v->message;
     if (target)
       if (::tgemm::Verdict v =
               ::tgemm::checkScheduleKnobs(s, target.getFamily()))
@@ -143,7 +146,12 @@ struct OverrideConfigPass
                    : ::tgemm::Schedule();
       s = apply(s, config.getWarpsM() * config.getWarpsN(),
                 config.getStages());
-      op.setScheduleAttr(ScheduleAttr::get(op.getContext(), s));
+      ScheduleAttr attr = ScheduleAttr::getChecked(
+          emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
+          s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding);
+      if (!attr)
+        return failure();
+      op.setScheduleAttr(attr);
     }
     if (failed(op.verify()))
       return failure();

@@ -134,7 +134,7 @@ struct SelectConfigPass
         ConfigAttr c = op.getConfigAttr();
         op.emitRemark() << "config for " << target.chip->name << " "
                         << lowering << ": " << describe(getTileConfig(c))
-                        << ", " << op.getScheduleAttr() << " (" << source
+                        << "; " << op.getScheduleAttr() << " (" << source
                         << ")";
       }
     });

@@ -17,10 +17,10 @@
 // CHECK-SAME: wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
 // CHECK-NOT: gpu.module
 
-// CHIP: error: unknown chip 'sm_75'; known chips: sm_80, sm_86, sm_89, sm_90
-// LOWERING: for the --lowering option: Cannot find option named 'tensor-cores'!
+// CHIP: error: option 'chip': unknown chip 'sm_75'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a
+// LOWERING: error: option 'lowering': unknown instruction family 'tensor-cores'; expected wmma or ptx
 // FP8: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tgemm.matmul' op the wmma lowering has no wmma instruction for 'f8E5M2' x 'f8E5M2' -> 'f32'
-// SMEM: big-pipeline.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tgemm.matmul' op the 4-stage pipeline needs 131072 bytes of shared memory; sm_86 allows a block 101376 bytes
+// SMEM: big-pipeline.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tgemm.matmul' op the 4-stage pipeline needs 151552 bytes of shared memory; sm_86 allows a block 101376 bytes
 func.func @gemm(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       config(<block = [128, 128, 32], warps = [2, 2], stages = 3>)

@@ -22,13 +22,27 @@ def main():
     opts = ap.parse_args()
     chips = opts.chips.split(",")
     skips = [s for s in opts.skip.split(",") if s]
-    ok = failed = skipped = 0
+    ok = failed = skipped = rejected = 0
     with tempfile.TemporaryDirectory() as tmp:
         for example in sorted(opts.examples):
             name = os.path.basename(example)[:-len(".mlir")]
             for chip in chips:
                 if any(s in name for s in skips):
                     skipped += 1
+                    continue
+                # What the legality module refuses for this chip (e.g. a
+                # pipeline that does not fit its shared memory) is reported
+                # as rejected; whatever it accepts must compile.
+                check = subprocess.run(
+                    [opts.opt, example,
+                     "--tgemm-attach-target=chip=%s family=%s" % (
+                         chip, opts.lowering),
+                     "--tgemm-select-config", "--tgemm-check-target"],
+                    capture_output=True, text=True)
+                if check.returncode != 0:
+                    print("REJECTED %s %s: %s" % (
+                        name, chip, check.stderr.splitlines()[0]))
+                    rejected += 1
                     continue
                 ptx = os.path.join(tmp, "%s-%s.ptx" % (name, chip))
                 pipeline = "--tgemm-pipeline=lowering=%s chip=%s" % (
@@ -62,8 +76,9 @@ def main():
                     failed += 1
                     continue
                 ok += 1
-    print("%d examples x %d chips: %d compiled, %d failed, %d skipped" % (
-        len(opts.examples), len(chips), ok, failed, skipped))
+    print("%d examples x %d chips: %d compiled, %d rejected, %d failed, "
+          "%d skipped" % (len(opts.examples), len(chips), ok, rejected,
+                          failed, skipped))
     return 1 if failed else 0
 
 

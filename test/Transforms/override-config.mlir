@@ -11,7 +11,7 @@
 // 8 stages x (128x64 + 64x128) x 2 bytes = 256 KiB: no chip has it.
 // TOOBIG: error: 'tgemm.matmul' op the 8-stage pipeline needs 262144 bytes of shared memory, more than any chip allows a block (largest: 232448 bytes on sm_90)
 // RANGE: error: 'tgemm.matmul' op with stages = 9: stages (9) must be between 1 and 8
-// CHIP: error: 'tgemm.matmul' op the 5-stage pipeline needs 163840 bytes of shared memory; sm_86 allows a block 101376 bytes
+// CHIP: error: 'tgemm.matmul' op with stages = 5: the 5-stage pipeline needs 163840 bytes of shared memory; sm_86 allows a block 101376 bytes
 func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)

@@ -1,4 +1,4 @@
-// RUN: tgemm-opt %s --split-input-file --tgemm-tile="prefetch-fragments-min-warps=8" | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --tgemm-override-config="prefetch-fragments-min-warps=8" --tgemm-tile | FileCheck %s
 // RUN: tgemm-opt %s --split-input-file --tgemm-pipeline="lowering=ptx chip=sm_90" --mlir-print-ir-after=tgemm-tile -o /dev/null 2>&1 | FileCheck %s
 // RUN: tgemm-opt %s --split-input-file --tgemm-pipeline="lowering=wmma chip=sm_90" --mlir-print-ir-after=tgemm-tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: tgemm-opt %s --split-input-file --tgemm-pipeline="lowering=ptx chip=sm_90 prefetch-fragments-min-warps=0" --mlir-print-ir-after=tgemm-tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=NONE

@@ -1,7 +1,7 @@
 // RUN: tgemm-opt %s --tgemm-tile | FileCheck %s --check-prefix=BEFORE
-// RUN: tgemm-opt %s --tgemm-tile="refill-after-mma=true" | FileCheck %s --check-prefix=AFTER
-// RUN: tgemm-opt %s --tgemm-tile="interleave-copies=true" | FileCheck %s --check-prefix=INTERLEAVE
-// RUN: tgemm-opt %s --tgemm-tile="interleave-copies=true refill-after-mma=true" | FileCheck %s --check-prefix=AFTER
+// RUN: tgemm-opt %s --tgemm-override-config="refill-after-mma=true" --tgemm-tile | FileCheck %s --check-prefix=AFTER
+// RUN: tgemm-opt %s --tgemm-override-config="interleave-copies=true" --tgemm-tile | FileCheck %s --check-prefix=INTERLEAVE
+// RUN: tgemm-opt %s --tgemm-override-config="interleave-copies=true refill-after-mma=true" --tgemm-tile | FileCheck %s --check-prefix=AFTER
 // RUN: tgemm-opt %s --tgemm-pipeline="lowering=wmma chip=sm_90" --mlir-print-ir-after=tgemm-tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
 // RUN: tgemm-opt %s --tgemm-pipeline="lowering=ptx chip=sm_90" --mlir-print-ir-after=tgemm-tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
 // RUN: tgemm-opt %s --tgemm-pipeline="lowering=ptx chip=sm_90 interleave-copies=true" --mlir-print-ir-after=tgemm-tile -o /dev/null 2>&1 | FileCheck %s --check-prefix=INTERLEAVE
@@ -64,7 +64,7 @@ func.func @gemm(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 
 // Half of a 64-deep s4 stage (32) is not a whole k-step of mma.sync's
 // m16n8k64: no interleaving.
-// RUN: tgemm-opt %s --split-input-file --tgemm-tile="interleave-copies=true" | FileCheck %s --check-prefix=S4
+// RUN: tgemm-opt %s --split-input-file --tgemm-override-config="interleave-copies=true" --tgemm-tile | FileCheck %s --check-prefix=S4
 // S4-LABEL: gpu.func @s4_kernel
 // S4-NOT: k_slice
 // S4: gpu.return

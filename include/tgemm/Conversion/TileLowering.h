@@ -1,9 +1,11 @@
 //===- TileLowering.h - What every tile-op lowering shares -------*- C++ -*-===//
 //
-// Addressing of global operands and of shared-memory rings, and the
-// placement of a kernel's rings in its dynamic shared memory. Each
-// instruction-level lowering chooses a ring layout (padding, swizzle) and
-// emits its own instructions, but computes addresses through these helpers.
+// Addressing of global operands and of shared-memory rings, the placement
+// of a kernel's rings in its dynamic shared memory, and the patterns every
+// instruction-level lowering shares. Each lowering chooses a ring layout
+// (padding, swizzle) and emits its own instructions through the hooks of
+// KernelLowering, MmaStepper and EpilogueStaging, but computes addresses
+// and walks tiles, k-steps and epilogues through this library.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,10 @@
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::tgemm {
+
+// The instruction facts every lowering is written against.
+using ::tgemm::ElemKind;
+using ::tgemm::MmaFact;
 
 /// How a ring's rows are placed against bank conflicts (the schedule's
 /// `swizzle`).
@@ -43,6 +49,8 @@ struct RingLayout {
   Value byteOffset(OpBuilder &b, Location loc, Value row, Value byteCol) const;
   /// Byte offset, within a stage, of the 16-byte chunk `chunk` of row `row`.
   Value chunkOffset(OpBuilder &b, Location loc, Value row, Value chunk) const;
+  /// Pointer to stage `stage` of the ring whose first stage is at `base`.
+  Value stagePointer(OpBuilder &b, Location loc, Value base, Value stage) const;
 };
 
 /// The rings of one kernel and the lowering's scratch, placed by the
@@ -77,37 +85,32 @@ void forEachTileChunk(
 void emitWhere(OpBuilder &b, Location loc, Value predicate,
                function_ref<void(OpBuilder &)> emit);
 
-/// The copy of `op`'s tile: `whole` for a tile known (`in_bounds`) or found
-/// at run time (`isWholeAlignedTile`) to lie inside its operand with
-/// 16-byte aligned rows, else `edge`; only where `predicate` (op's, or
-/// null) holds. A predicated `in_bounds` copy that is `async` goes to
-/// `whole` with the predicate, which it applies to each copy itself (no
-/// branch in the k-loop); any other predicate branches around the copy and
-/// `whole` gets a null one.
-void emitTileCopy(OpBuilder &b, Location loc, CopyTileOp op, Value src,
-                  Value row, Value col, Value predicate, bool async,
-                  function_ref<void(OpBuilder &, Value predicate)> whole,
-                  function_ref<void(OpBuilder &)> edge);
+/// One tile copy of a thread block: `rows` rows from (row, col) of the
+/// rank-2 memref `src` into the stage of `ring` at `stageBase`, spread over
+/// the block's `threads` threads.
+struct TileCopy {
+  Value src, row, col;
+  Value stageBase;
+  const RingLayout &ring;
+  int64_t rows;
+  int64_t threads;
+};
 
 /// A synchronous global->shared tile copy: every thread loads its 16-byte
 /// chunks (all loads of a round before its stores) and stores them where
-/// `ring` places them in the stage at `stageBase`. The tile must lie inside
-/// `src` with 16-byte aligned rows (see `isWholeAlignedTile`).
-void emitSyncTileCopy(OpBuilder &b, Location loc, Value src, Value row,
-                      Value col, Value stageBase, const RingLayout &ring,
-                      int64_t tileRows, int64_t threads);
+/// the ring places them. The tile must lie inside its source with 16-byte
+/// aligned rows (see `isWholeAlignedTile`).
+void emitSyncTileCopy(OpBuilder &b, Location loc, const TileCopy &copy);
 
 /// Calls `emit` with the global source and shared destination pointers of
-/// each 16-byte chunk a thread copies of a tile that lies inside `src` with
-/// 16-byte aligned rows (the asynchronous copies of both lowerings). Where
-/// every round of chunks covers whole rows, a thread's chunks are one column
-/// and rows `threads / chunksPerRow` apart: its sources are then one pointer
-/// stepped by a fixed number of bytes, which keeps one 64-bit address per
-/// copy out of a k-loop's registers.
+/// each 16-byte chunk a thread copies of a tile that lies inside its source
+/// with 16-byte aligned rows (the asynchronous copies of both lowerings).
+/// Where every round of chunks covers whole rows, a thread's chunks are one
+/// column and rows `threads / chunksPerRow` apart: its sources are then one
+/// pointer stepped by a fixed number of bytes, which keeps one 64-bit
+/// address per copy out of a k-loop's registers.
 void forEachWholeTileChunk(
-    OpBuilder &b, Location loc, Value src, Value row, Value col,
-    Value stageBase, const RingLayout &ring, int64_t tileRows,
-    int64_t threads,
+    OpBuilder &b, Location loc, const TileCopy &copy,
     function_ref<void(OpBuilder &, Value from, Value to)> emit);
 
 /// Whether every row of the rank-2 memref `src` starts on a `bytes`-byte
@@ -122,16 +125,19 @@ Value hasAlignedRows(OpBuilder &b, Location loc, Value src,
 Value isWholeAlignedTile(OpBuilder &b, Location loc, Value src, Value row,
                          Value col, int64_t rows, int64_t cols);
 
-/// The copy of a tile that may cross `src`'s edges or have unaligned rows:
-/// a 16-byte chunk wholly inside an aligned `src` is loaded whole; any other
-/// is loaded element by element under a mask, elements outside `src`
-/// reading as zero; the chunk is stored to shared memory whole. Elements of sub-byte types are loaded in whole bytes (rows of
-/// such operands must start on byte boundaries).
-void emitGuardedTileCopy(OpBuilder &b, Location loc, Value src, Value row,
-                         Value col, Value stageBase, const RingLayout &ring,
-                         int64_t tileRows, int64_t threads);
+/// The copy of a tile that may cross its source's edges or have unaligned
+/// rows: a 16-byte chunk wholly inside an aligned source is loaded whole;
+/// any other is loaded element by element under a mask, elements outside
+/// the source reading as zero; the chunk is stored to shared memory whole.
+/// Elements of sub-byte types are loaded in whole bytes (rows of such
+/// operands must start on byte boundaries).
+void emitGuardedTileCopy(OpBuilder &b, Location loc, const TileCopy &copy);
 
 int64_t getElementBits(Type type);
+
+/// The bytes of `elements` elements of `bits` bits each; sub-byte elements
+/// are packed.
+Value getElementBytes(OpBuilder &b, Location loc, Value elements, int64_t bits);
 
 /// The kernel's dynamic shared memory as an `!llvm.ptr<3>`.
 Value getDynamicSharedMemory(OpBuilder &b, Location loc,
@@ -186,17 +192,219 @@ bool isLoweredBy(gpu::GPUFuncOp kernel, ::tgemm::Family family);
 FailureOr<KernelInstruction> selectInstruction(gpu::GPUFuncOp kernel,
                                                ::tgemm::Family family);
 
-/// Runs one instruction-level lowering over `kernel`: tile rings become
-/// shared-memory pointers, accumulators register arrays (`reg` registers of
-/// `fact`), the k-loop carries them, and `addPatterns` supplies the
-/// lowering's own patterns. Then every launch of the kernel records
-/// `lowering` and the plan's shared memory.
-LogicalResult
-lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
-             const KernelMemoryPlan &plan, const ::tgemm::MmaFact &fact,
-             Type reg, StringRef lowering,
-             function_ref<void(RewritePatternSet &, const TypeConverter &)>
-                 addPatterns);
+/// A warp's accumulator as instruction tiles: `fragsM` x `fragsN` fragments
+/// of `regs` registers each, in the order of getAccumulatorArrayType.
+struct AccumulatorFragments {
+  AccumulatorFragments(AccumulatorType type, const MmaFact &fact);
+
+  /// The registers of fragment (fm, fn) among the accumulator's `regs`
+  /// (an ArrayRef or a MutableArrayRef).
+  template <typename Registers>
+  Registers fragment(Registers acc, int64_t fm, int64_t fn) const {
+    return acc.slice((fm * fragsN + fn) * regs, regs);
+  }
+
+  int64_t fragsM, fragsN, regs;
+};
+
+/// One instruction k-step's fragments of a warp: the registers of the A
+/// fragment of each m-tile and of the B fragment of each n-tile.
+struct FragmentStep {
+  SmallVector<SmallVector<Value>> a, b;
+};
+
+/// How a family multiplies one mma_tile: the shared pattern asks it for
+/// the fragments of each instruction k-step and for one instruction per
+/// accumulator fragment.
+class MmaStepper {
+public:
+  MmaStepper(OpBuilder &b, Location loc, MmaTileOp op, const MmaFact &fact,
+             bool prefetch, bool serpentine)
+      : b(b), loc(loc), frags(op.getAcc().getType(), fact), prefetch(prefetch),
+        serpentine(serpentine) {}
+  virtual ~MmaStepper();
+
+  /// The fragments of instruction k-step `ks`.
+  virtual FragmentStep load(int64_t ks) = 0;
+  /// The registers of a * b + c, one instruction.
+  virtual SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                                 ArrayRef<Value> c) = 0;
+
+  OpBuilder &b;
+  Location loc;
+  AccumulatorFragments frags;
+  /// Step ks + 1 is loaded before the mma of step ks, so that shared-memory
+  /// latency hides behind tensor-core work.
+  bool prefetch;
+  /// Odd m-tiles go through n backwards, which keeps one B fragment live
+  /// across rows.
+  bool serpentine;
+};
+
+/// How a family's epilogue stages a warp's accumulator through the warp's
+/// scratch in shared memory, so that C gets vector stores of row-contiguous
+/// elements. The accumulator goes piece by piece; the warp syncs after each
+/// write (lanes read what others wrote) and after each read-back (the next
+/// piece overwrites the scratch).
+class EpilogueStaging {
+public:
+  EpilogueStaging(Location loc, StoreTileOp op, StoreTileOp::Adaptor adaptor,
+                  const MmaFact &fact);
+  virtual ~EpilogueStaging();
+
+  /// How many pieces the accumulator goes in.
+  virtual int64_t getNumPieces() const = 0;
+  /// The alignment, in bytes, of the vector stores to C where they are
+  /// whole.
+  virtual int64_t getAlignment() const = 0;
+  /// Writes piece `piece` of the accumulator registers `acc` to the scratch.
+  virtual void write(OpBuilder &b, int64_t piece,
+                     ArrayRef<Value> acc) const = 0;
+  /// Reads piece `piece` back and calls `store` with each vector of
+  /// accumulator values and the position in C of its first element.
+  virtual void
+  readBack(OpBuilder &b, int64_t piece,
+           function_ref<void(OpBuilder &, Value vector, Value row, Value col)>
+               store) const = 0;
+
+protected:
+  Location loc;
+  AccumulatorFragments frags;
+  Type accElement;        // of the accumulator
+  Value tileRow, tileCol; // where the warp's tile lies in C
+};
+
+/// One kernel's instruction-level lowering: what its patterns share, and
+/// the hooks through which the copy patterns every family shares emit the
+/// family's own instructions.
+class KernelLowering {
+public:
+  KernelLowering(gpu::GPUFuncOp kernel, const KernelInstruction &selected);
+  virtual ~KernelLowering();
+
+  /// The register type of the accumulator's fragments.
+  virtual Type getAccumulatorRegister() const = 0;
+  /// Adds the family's patterns: those of its multiply and epilogue
+  /// (MmaTileLowering, StoreTileLowering) and of any op it alone lowers.
+  virtual void populatePatterns(RewritePatternSet &patterns,
+                                const TypeConverter &converter) const = 0;
+
+  /// Copies a tile that lies inside its source with 16-byte aligned rows
+  /// asynchronously; given a `predicate`, only where it holds, and without
+  /// a branch (the k-loop stays free of them).
+  virtual void emitAsyncCopy(OpBuilder &b, Location loc, const TileCopy &copy,
+                             Value predicate) const = 0;
+  /// Copies any other tile for an asynchronous copy_tile; by default
+  /// synchronously (emitGuardedTileCopy).
+  virtual void emitAsyncEdgeCopy(OpBuilder &b, Location loc,
+                                 const TileCopy &copy) const;
+  /// Closes the group of the asynchronous copies issued since the last.
+  virtual void emitCommitGroup(OpBuilder &b, Location loc) const = 0;
+  /// Waits until at most `pending` groups of copies are in flight.
+  virtual void emitWaitGroup(OpBuilder &b, Location loc,
+                             int64_t pending) const = 0;
+
+  const RingLayout &ring(Value smem) const {
+    return plan.rings.at(smem.getDefiningOp());
+  }
+  /// Whether `op` lowers to asynchronous copies.
+  bool isAsync(CopyTileOp op) const { return op.getAsync() && asyncCopy; }
+  /// Waits for every asynchronous copy in flight.
+  void waitForCopies(OpBuilder &b, Location loc) const;
+
+  const MmaFact &fact;
+  KernelMemoryPlan plan;
+  int64_t threads;         // per block
+  gpu::GPUModuleOp module; // the kernel's, which holds its shared memory
+  bool asyncCopy;          // cp.async for copies marked `async`
+};
+
+/// A pattern of one family's lowering.
+template <typename Op, typename Lowering>
+struct KernelPattern : public OpConversionPattern<Op> {
+  KernelPattern(const TypeConverter &converter, MLIRContext *ctx,
+                const Lowering &lowering)
+      : OpConversionPattern<Op>(converter, ctx), lowering(lowering) {}
+  const Lowering &lowering;
+};
+
+/// Multiplies instruction k-steps of `op`'s slice into `acc` (its lowered
+/// accumulator) as `stepper` says, and returns the result.
+Value accumulateSteps(OpBuilder &b, Location loc, MmaTileOp op, Value acc,
+                      const MmaFact &fact, MmaStepper &stepper);
+
+/// A warp's multiply, k-step by k-step through the family's `Stepper` (an
+/// MmaStepper made from the builder, the location, the lowering, the op
+/// and its adaptor, emitting what the k-steps need first).
+template <typename Lowering, typename Stepper>
+struct MmaTileLowering : public KernelPattern<MmaTileOp, Lowering> {
+  using KernelPattern<MmaTileOp, Lowering>::KernelPattern;
+  LogicalResult
+  matchAndRewrite(MmaTileOp op, typename MmaTileOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Stepper stepper(rewriter, op.getLoc(), this->lowering, op, adaptor);
+    rewriter.replaceOp(op, accumulateSteps(rewriter, op.getLoc(), op,
+                                           adaptor.getAcc(),
+                                           this->lowering.fact, stepper));
+    return success();
+  }
+};
+
+/// Stores a warp's accumulator to `op`'s destination through `staging`:
+/// each vector read back gets alpha/beta, C's type and one store
+/// (storeEpilogueVector).
+void emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
+                        StoreTileOp::Adaptor adaptor, EpilogueStaging &staging);
+
+/// The epilogue, staged through the family's `Staging` (an EpilogueStaging
+/// made from the builder, the location, the lowering, the op and its
+/// adaptor, emitting what the stores need first: the warp's scratch,
+/// waits).
+template <typename Lowering, typename Staging>
+struct StoreTileLowering : public KernelPattern<StoreTileOp, Lowering> {
+  using KernelPattern<StoreTileOp, Lowering>::KernelPattern;
+  LogicalResult
+  matchAndRewrite(StoreTileOp op, typename StoreTileOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Staging staging(rewriter, op.getLoc(), this->lowering, op, adaptor);
+    emitStagedEpilogue(rewriter, op.getLoc(), op, adaptor, staging);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Runs `lowering` over `kernel`: tile rings become shared-memory pointers,
+/// accumulators register arrays, the k-loop carries them; copies and their
+/// groups go through the shared patterns, the rest through the family's.
+/// Then every launch of the kernel records `name` (the lowering's) and the
+/// plan's shared memory.
+LogicalResult lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
+                           const KernelLowering &lowering, StringRef name);
+
+/// Makes the lowering of `kernel` for the instruction selectInstruction
+/// chose, or fails with a diagnostic.
+using KernelLoweringFactory =
+    function_ref<FailureOr<std::unique_ptr<KernelLowering>>(
+        gpu::GPUFuncOp kernel, const KernelInstruction &selected)>;
+
+/// Lowers each kernel of `module` that `family` owns (isLoweredBy) and
+/// that multiplies, with the lowering `create` makes for it. Fails if any
+/// kernel fails, after trying all.
+LogicalResult lowerKernels(ModuleOp module, ::tgemm::Family family,
+                           KernelLoweringFactory create);
+
+/// An instruction-level lowering pass (`PassBase`, the generated base of
+/// the final pass class), lowering the kernels of `Lowering::family` with
+/// `Lowering::create`.
+template <typename PassBase, typename Lowering>
+struct KernelLoweringPass : public PassBase {
+  using PassBase::PassBase;
+  void runOnOperation() override {
+    if (failed(lowerKernels(this->getOperation(), Lowering::family,
+                            Lowering::create)))
+      this->signalPassFailure();
+  }
+};
 
 /// Patterns every lowering shares: `tgemm.alloc_smem` becomes a pointer to
 /// its ring in the plan, `tgemm.zero_acc` a zero of the converted type.

@@ -141,6 +141,11 @@ Verdict checkFamily(const Problem &problem, const Target &target);
 Verdict checkSchedule(const Problem &problem, const TileConfig &config,
                       const Schedule &schedule, Family family);
 
+/// Row padding: a multiple of 16 bytes (vector stores stay aligned) no
+/// larger than kMaxPadding.
+constexpr int64_t kMaxPadding = 256;
+Verdict checkPadding(int64_t padding);
+
 /// The schedule's knobs on their own: a padding that is a small multiple of
 /// 16 bytes, and only knobs the family has.
 Verdict checkScheduleKnobs(const Schedule &schedule, Family family);

@@ -25,8 +25,6 @@ namespace mlir::tgemm {
 
 using namespace mlir;
 using namespace mlir::tgemm;
-using ::tgemm::ElemKind;
-using ::tgemm::MmaFact;
 
 namespace {
 
@@ -202,339 +200,219 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
-// Per-kernel state shared by the patterns
+// The lowering of one kernel
 //===----------------------------------------------------------------------===//
 
-struct KernelInfo {
-  WmmaAtom atom;
-  KernelMemoryPlan plan;
-  int64_t threads;
-  int64_t scratchPerWarp;
-  gpu::GPUModuleOp module;
-  bool asyncCopy; // cp.async for copies marked `async`
+/// The wmma lowering of one kernel: `nvvm.cp.async` copies of 16 bytes,
+/// what `__pipeline_memcpy_async` gives a CUDA programmer, and
+/// wmma.load / wmma.mma / wmma.store; tiles at an operand's edge are copied
+/// through registers, as pre-Ampere WMMA kernels do.
+class WmmaLowering : public KernelLowering {
+public:
+  static constexpr ::tgemm::Family family = ::tgemm::Family::Wmma;
 
-  /// Bytes of per-warp scratch the epilogue stages one fragment through.
-  static int64_t scratchBytesPerWarp(const MmaFact &fact) {
-    return fact.shape.m * fact.shape.n * ::tgemm::bitWidth(fact.acc) / 8;
+  WmmaLowering(gpu::GPUFuncOp kernel, const KernelInstruction &selected)
+      : KernelLowering(kernel, selected),
+        atom(*selected.fact, kernel.getContext()),
+        scratchPerWarp(fact.shape.m * fact.shape.n *
+                       ::tgemm::bitWidth(fact.acc) / 8) {}
+  static FailureOr<std::unique_ptr<KernelLowering>>
+  create(gpu::GPUFuncOp kernel, const KernelInstruction &selected);
+
+  Type getAccumulatorRegister() const override { return atom.accRegType(); }
+  void emitAsyncCopy(OpBuilder &b, Location loc, const TileCopy &copy,
+                     Value predicate) const override;
+  void emitCommitGroup(OpBuilder &b, Location loc) const override {
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
   }
-  const RingLayout &ring(Value smem) const {
-    return plan.rings.at(smem.getDefiningOp());
+  void emitWaitGroup(OpBuilder &b, Location loc,
+                     int64_t pending) const override {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
   }
+  void populatePatterns(RewritePatternSet &patterns,
+                        const TypeConverter &converter) const override;
+
+  WmmaAtom atom;
+  int64_t scratchPerWarp; // bytes: the epilogue stages one fragment there
 };
 
-/// Byte offset of `elements` elements of `bits` bits each.
-Value elementBytes(IndexMath &im, Value elements, int64_t bits) {
-  return bits >= 8 ? im.mul(elements, bits / 8) : im.div(elements, 8 / bits);
+/// Every copy reads 16 bytes where the predicate holds and none (a zero
+/// fill) where not: no branch in the k-loop.
+void WmmaLowering::emitAsyncCopy(OpBuilder &b, Location loc,
+                                 const TileCopy &copy, Value predicate) const {
+  Value sourceBytes;
+  if (predicate) {
+    Type i32 = b.getI32Type();
+    sourceBytes = arith::SelectOp::create(
+        b, loc, predicate, arith::ConstantIntOp::create(b, loc, i32, 16),
+        arith::ConstantIntOp::create(b, loc, i32, 0));
+  }
+  forEachWholeTileChunk(b, loc, copy, [&](OpBuilder &cb, Value from, Value to) {
+    NVVM::CpAsyncOp::create(cb, loc, to, from, /*size=*/16,
+                            NVVM::LoadCacheModifierKind::CG, sourceBytes);
+  });
 }
 
-template <typename Op>
-struct KernelPattern : public OpConversionPattern<Op> {
-  KernelPattern(const TypeConverter &converter, MLIRContext *ctx,
-                const KernelInfo &info)
-      : OpConversionPattern<Op>(converter, ctx), info(info) {}
-  const KernelInfo &info;
-};
-
 //===----------------------------------------------------------------------===//
-// Patterns
+// Fragments and wmma.mma
 //===----------------------------------------------------------------------===//
-
-/// With `async` (and the pass's async-copy): every thread issues
-/// `nvvm.cp.async` copies of 16 bytes, what `__pipeline_memcpy_async` gives
-/// a CUDA programmer; copies past the last k-tile (`if %p` false) copy no
-/// bytes (source size 0). Else, and for tiles at an operand's edge, every
-/// thread copies its 16-byte chunks through registers, as pre-Ampere WMMA
-/// kernels do.
-struct CopyTileLowering : public KernelPattern<CopyTileOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(CopyTileOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
-    const RingLayout &ring = info.ring(op.getDst());
-    Value stageBase = offsetSharedPointer(
-        rewriter, loc, adaptor.getDst(),
-        im.mul(adaptor.getStage(), ring.stagePitch));
-    int64_t rows = op.getDst().getType().getRows();
-    // Predicated by the source size: no branch in the k-loop.
-    emitTileCopy(
-        rewriter, loc, op, adaptor.getSrc(), adaptor.getRow(),
-        adaptor.getCol(), adaptor.getPredicate(), isAsync(op),
-        [&](OpBuilder &b, Value predicate) {
-          emitWholeCopy(b, loc, op, adaptor, stageBase, ring, predicate);
-        },
-        [&](OpBuilder &b) {
-          emitGuardedTileCopy(b, loc, adaptor.getSrc(), adaptor.getRow(),
-                              adaptor.getCol(), stageBase, ring, rows,
-                              info.threads);
-        });
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  bool isAsync(CopyTileOp op) const {
-    return op.getAsync() && info.asyncCopy;
-  }
-
-  /// The copy of a tile inside its operand with 16-byte aligned rows:
-  /// cp.async where `isAsync`, and given a `predicate` each copy reads 16
-  /// bytes where it holds and none (a zero fill) where not; else through
-  /// registers.
-  void emitWholeCopy(OpBuilder &rewriter, Location loc, CopyTileOp op,
-                     OpAdaptor adaptor, Value stageBase, const RingLayout &ring,
-                     Value predicate) const {
-    int64_t rows = op.getDst().getType().getRows();
-    if (!isAsync(op)) {
-      emitSyncTileCopy(rewriter, loc, adaptor.getSrc(), adaptor.getRow(),
-                       adaptor.getCol(), stageBase, ring, rows, info.threads);
-      return;
-    }
-    Value sourceBytes;
-    if (predicate) {
-      Type i32 = rewriter.getI32Type();
-      sourceBytes = arith::SelectOp::create(
-          rewriter, loc, predicate,
-          arith::ConstantIntOp::create(rewriter, loc, i32, 16),
-          arith::ConstantIntOp::create(rewriter, loc, i32, 0));
-    }
-    forEachWholeTileChunk(
-        rewriter, loc, adaptor.getSrc(), adaptor.getRow(), adaptor.getCol(),
-        stageBase, ring, rows, info.threads,
-        [&](OpBuilder &b, Value from, Value to) {
-          NVVM::CpAsyncOp::create(b, loc, to, from, /*size=*/16,
-                                  NVVM::LoadCacheModifierKind::CG,
-                                  sourceBytes);
-        });
-  }
-};
-
-/// Copies without `async` are synchronous: their groups and waits have
-/// nothing to do.
-struct CommitCopiesLowering : public KernelPattern<CommitCopiesOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(CommitCopiesOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (info.asyncCopy)
-      NVVM::CpAsyncCommitGroupOp::create(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct WaitCopiesLowering : public KernelPattern<WaitCopiesOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(WaitCopiesOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (info.asyncCopy)
-      NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(),
-                                       op.getPending());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
 
 /// For each k-step: load the warp's A fragments and B fragments, then one
 /// wmma.mma per accumulator fragment.
-struct MmaTileLowering : public KernelPattern<MmaTileOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(MmaTileOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
-    const WmmaAtom &atom = info.atom;
-    const RingLayout &ringA = info.ring(op.getA());
-    const RingLayout &ringB = info.ring(op.getB());
-    AccumulatorType accType = op.getAcc().getType();
-    int64_t fragsM = accType.getRows() / atom.m();
-    int64_t fragsN = accType.getCols() / atom.n();
-    auto [kBegin, kEnd] = op.getKRange();
-    Layout layoutA = op.getLayoutA(), layoutB = op.getLayoutB();
-
-    Value baseA = offsetSharedPointer(rewriter, loc, adaptor.getA(),
-                                      im.mul(adaptor.getAStage(), ringA.stagePitch));
-    Value baseB = offsetSharedPointer(rewriter, loc, adaptor.getB(),
-                                      im.mul(adaptor.getBStage(), ringB.stagePitch));
-    Value strideA = arith::ConstantIntOp::create(rewriter, loc,
-                                                 ringA.pitchElements(), 32);
-    Value strideB = arith::ConstantIntOp::create(rewriter, loc,
-                                                 ringB.pitchElements(), 32);
-    // Byte offset of logical element (outer, depth) in a ring whose tiles
-    // are stored outer-major when `outerMajor`.
-    auto offset = [&](const RingLayout &ring, bool outerMajor, Value outer,
-                      int64_t depth) {
-      Value d = im.c(depth);
-      Value row = outerMajor ? outer : d, col = outerMajor ? d : outer;
-      return ring.byteOffset(rewriter, loc, row,
-                             elementBytes(im, col, ring.elementBits));
-    };
-
-    SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
-    int regs = atom.regsAcc();
-    for (int64_t ks = kBegin / atom.k(); ks < kEnd / atom.k(); ++ks) {
-      SmallVector<SmallVector<Value>> a, b;
-      for (int64_t fm = 0; fm < fragsM; ++fm) {
-        Value m = im.add(adaptor.getWarpRow(), fm * atom.m());
-        Value ptr = offsetSharedPointer(
-            rewriter, loc, baseA,
-            offset(ringA, layoutA == Layout::Row, m, ks * atom.k()));
-        a.push_back(atom.load(rewriter, loc, Frag::A, ptr, strideA, layoutA));
-      }
-      for (int64_t fn = 0; fn < fragsN; ++fn) {
-        Value n = im.add(adaptor.getWarpCol(), fn * atom.n());
-        Value ptr = offsetSharedPointer(
-            rewriter, loc, baseB,
-            offset(ringB, layoutB == Layout::Col, n, ks * atom.k()));
-        b.push_back(atom.load(rewriter, loc, Frag::B, ptr, strideB, layoutB));
-      }
-      for (int64_t fm = 0; fm < fragsM; ++fm) {
-        for (int64_t fn = 0; fn < fragsN; ++fn) {
-          auto c = MutableArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs,
-                                                    regs);
-          SmallVector<Value> d =
-              atom.mma(rewriter, loc, a[fm], b[fn], c, layoutA, layoutB);
-          llvm::copy(d, c.begin());
-        }
-      }
-    }
-    rewriter.replaceOp(op, packAccumulator(rewriter, loc,
-                                           adaptor.getAcc().getType(), acc));
-    return success();
+class WmmaStepper : public MmaStepper {
+public:
+  WmmaStepper(OpBuilder &b, Location loc, const WmmaLowering &lowering,
+              MmaTileOp op, MmaTileOp::Adaptor adaptor)
+      : MmaStepper(b, loc, op, lowering.fact, /*prefetch=*/false,
+                   /*serpentine=*/false),
+        atom(lowering.atom), ringA(lowering.ring(op.getA())),
+        ringB(lowering.ring(op.getB())), layoutA(op.getLayoutA()),
+        layoutB(op.getLayoutB()), warpRow(adaptor.getWarpRow()),
+        warpCol(adaptor.getWarpCol()) {
+    baseA = ringA.stagePointer(b, loc, adaptor.getA(), adaptor.getAStage());
+    baseB = ringB.stagePointer(b, loc, adaptor.getB(), adaptor.getBStage());
+    strideA = arith::ConstantIntOp::create(b, loc, ringA.pitchElements(), 32);
+    strideB = arith::ConstantIntOp::create(b, loc, ringB.pitchElements(), 32);
   }
+
+  FragmentStep load(int64_t ks) override {
+    IndexMath im{b, loc};
+    FragmentStep step;
+    for (int64_t fm = 0; fm < frags.fragsM; ++fm) {
+      Value m = im.add(warpRow, fm * atom.m());
+      Value ptr = offsetSharedPointer(
+          b, loc, baseA,
+          offset(ringA, layoutA == Layout::Row, m, ks * atom.k()));
+      step.a.push_back(atom.load(b, loc, Frag::A, ptr, strideA, layoutA));
+    }
+    for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
+      Value n = im.add(warpCol, fn * atom.n());
+      Value ptr = offsetSharedPointer(
+          b, loc, baseB,
+          offset(ringB, layoutB == Layout::Col, n, ks * atom.k()));
+      step.b.push_back(atom.load(b, loc, Frag::B, ptr, strideB, layoutB));
+    }
+    return step;
+  }
+
+  SmallVector<Value> mma(ArrayRef<Value> a, ArrayRef<Value> bRegs,
+                         ArrayRef<Value> c) override {
+    return atom.mma(b, loc, a, bRegs, c, layoutA, layoutB);
+  }
+
+private:
+  /// Byte offset of logical element (outer, depth) in a ring whose tiles
+  /// are stored outer-major when `outerMajor`.
+  Value offset(const RingLayout &ring, bool outerMajor, Value outer,
+               int64_t depth) {
+    IndexMath im{b, loc};
+    Value d = im.c(depth);
+    Value row = outerMajor ? outer : d, col = outerMajor ? d : outer;
+    return ring.byteOffset(b, loc, row,
+                           getElementBytes(b, loc, col, ring.elementBits));
+  }
+
+  const WmmaAtom &atom;
+  const RingLayout &ringA, &ringB;
+  Layout layoutA, layoutB;
+  Value warpRow, warpCol;
+  Value baseA, baseB, strideA, strideB;
 };
 
-/// Each accumulator fragment goes through the warp's scratch tile: wmma.store
-/// there, then every lane takes m*n/32 consecutive elements of one row,
-/// applies alpha/beta, converts to C's type and writes them with one vector
-/// store.
-struct StoreTileLowering : public KernelPattern<StoreTileOp> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(StoreTileOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
-    const WmmaAtom &atom = info.atom;
-    AccumulatorType accType = op.getAcc().getType();
-    int64_t fragsM = accType.getRows() / atom.m();
-    int64_t fragsN = accType.getCols() / atom.n();
-    int64_t perLane = atom.m() * atom.n() / 32;
-    Type accElement = accType.getElementType();
-    Type cElement = op.getDst().getType().getElementType();
+//===----------------------------------------------------------------------===//
+// Epilogue
+//===----------------------------------------------------------------------===//
+
+/// Each accumulator fragment is a piece: wmma.store puts it in the warp's
+/// scratch tile, then every lane reads m*n/32 consecutive elements of one
+/// row back, for one vector store.
+class FragmentStaging : public EpilogueStaging {
+public:
+  FragmentStaging(OpBuilder &b, Location loc, const WmmaLowering &lowering,
+                  StoreTileOp op, StoreTileOp::Adaptor adaptor)
+      : EpilogueStaging(loc, op, adaptor, lowering.fact), atom(lowering.atom) {
+    IndexMath im{b, loc};
+    perLane = atom.m() * atom.n() / 32;
     int64_t accBytes = getElementBits(accElement) / 8;
-    int64_t cBytes = getElementBits(cElement) / 8;
-    auto vec = [&](Type element) { return VectorType::get({perLane}, element); };
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    int64_t cBytes = getElementBits(op.getDst().getType().getElementType()) / 8;
+    accAlign = std::min<int64_t>(16, perLane * accBytes);
+    cAlign = std::min<int64_t>(16, perLane * cBytes);
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value warp = im.div(tid, 32), lane = im.rem(tid, 32);
-    Value scratch = getScratchPointer(rewriter, loc, info.plan, info.module,
-                                      im.mul(warp, info.scratchPerWarp));
-    Value stride = arith::ConstantIntOp::create(rewriter, loc, atom.n(), 32);
+    scratch = getScratchPointer(b, loc, lowering.plan, lowering.module,
+                                im.mul(warp, lowering.scratchPerWarp));
+    stride = arith::ConstantIntOp::create(b, loc, atom.n(), 32);
     Value first = im.mul(lane, perLane);
-    Value rowInFrag = im.div(first, atom.n());
-    Value colInFrag = im.rem(first, atom.n());
-    Value laneScratch =
-        offsetSharedPointer(rewriter, loc, scratch, im.mul(first, accBytes));
-    Value mask = arith::ConstantIntOp::create(rewriter, loc, -1, 32);
-    int64_t accAlign = std::min<int64_t>(16, perLane * accBytes);
-    int64_t cAlign = std::min<int64_t>(16, perLane * cBytes);
+    rowInFrag = im.div(first, atom.n());
+    colInFrag = im.rem(first, atom.n());
+    laneScratch = offsetSharedPointer(b, loc, scratch, im.mul(first, accBytes));
     // Zero-filling refills past the last k-tile may still be in flight;
     // none outlives the kernel's math.
-    if (info.asyncCopy)
-      NVVM::CpAsyncWaitGroupOp::create(rewriter, loc, 0);
-
-    // A null `whole` stores every vector unguarded.
-    Value whole = op.getInBounds()
-                      ? Value()
-                      : isWholeAlignedTile(rewriter, loc, adaptor.getDst(),
-                                           adaptor.getRow(), adaptor.getCol(),
-                                           accType.getRows(), accType.getCols());
-    SmallVector<Value> acc = unpackAccumulator(rewriter, loc, adaptor.getAcc());
-    int regs = atom.regsAcc();
-    for (int64_t fm = 0; fm < fragsM; ++fm) {
-      for (int64_t fn = 0; fn < fragsN; ++fn) {
-        auto d = ArrayRef<Value>(acc).slice((fm * fragsN + fn) * regs, regs);
-        atom.store(rewriter, loc, scratch, d, stride);
-        NVVM::SyncWarpOp::create(rewriter, loc, mask);
-        Value v = LLVM::LoadOp::create(rewriter, loc, vec(accElement),
-                                       laneScratch, accAlign);
-        storeEpilogueVector(
-            rewriter, loc, v, adaptor.getDst(),
-            im.add(adaptor.getRow(), im.add(rowInFrag, fm * atom.m())),
-            im.add(adaptor.getCol(), im.add(colInFrag, fn * atom.n())),
-            op.getAlphaValue(), op.getBetaValue(), cAlign, whole);
-        // The next fragment overwrites the scratch tile.
-        NVVM::SyncWarpOp::create(rewriter, loc, mask);
-      }
-    }
-    rewriter.eraseOp(op);
-    return success();
+    lowering.waitForCopies(b, loc);
   }
+
+  int64_t getNumPieces() const override { return frags.fragsM * frags.fragsN; }
+  int64_t getAlignment() const override { return cAlign; }
+
+  void write(OpBuilder &b, int64_t piece, ArrayRef<Value> acc) const override {
+    atom.store(b, loc, scratch,
+               frags.fragment(acc, piece / frags.fragsN, piece % frags.fragsN),
+               stride);
+  }
+
+  void readBack(OpBuilder &b, int64_t piece,
+                function_ref<void(OpBuilder &, Value, Value, Value)> store)
+      const override {
+    IndexMath im{b, loc};
+    int64_t fm = piece / frags.fragsN, fn = piece % frags.fragsN;
+    Value v = LLVM::LoadOp::create(
+        b, loc, VectorType::get({perLane}, accElement), laneScratch, accAlign);
+    store(b, v, im.add(tileRow, im.add(rowInFrag, fm * atom.m())),
+          im.add(tileCol, im.add(colInFrag, fn * atom.n())));
+  }
+
+private:
+  const WmmaAtom &atom;
+  int64_t perLane, accAlign, cAlign;
+  Value scratch, stride, rowInFrag, colInFrag, laneScratch;
 };
+
+void WmmaLowering::populatePatterns(RewritePatternSet &patterns,
+                                    const TypeConverter &converter) const {
+  patterns.add<MmaTileLowering<WmmaLowering, WmmaStepper>,
+               StoreTileLowering<WmmaLowering, FragmentStaging>>(
+      converter, patterns.getContext(), *this);
+}
 
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
 
+FailureOr<std::unique_ptr<KernelLowering>>
+WmmaLowering::create(gpu::GPUFuncOp kernel, const KernelInstruction &selected) {
+  // wmma.load fragments are opaque to the program: they are loaded and
+  // consumed in one place, never carried across a barrier.
+  WalkResult carried = kernel.walk([](Operation *op) {
+    auto mma = dyn_cast<MmaTileOp>(op);
+    if (!isa<LoadFragsOp>(op) && !(mma && mma.getFrags()))
+      return WalkResult::advance();
+    op->emitOpError()
+        << "is not supported by the wmma lowering with fragments; tile "
+           "with prefetch-fragments-min-warps=0 (as --tgemm-pipeline does "
+           "for wmma)";
+    return WalkResult::interrupt();
+  });
+  if (carried.wasInterrupted())
+    return failure();
+  return std::unique_ptr<KernelLowering>(
+      std::make_unique<WmmaLowering>(kernel, selected));
+}
+
 struct LowerToWMMAPass
-    : public mlir::tgemm::impl::TGemmLowerToWMMABase<LowerToWMMAPass> {
-  using Base::Base;
-
-  LogicalResult lowerKernel(gpu::GPUFuncOp kernel) {
-    FailureOr<KernelInstruction> selected =
-        selectInstruction(kernel, ::tgemm::Family::Wmma);
-    if (failed(selected))
-      return failure();
-    MmaTileOp mma = selected->mma;
-    const MmaFact *fact = selected->fact;
-    int64_t threads = selected->threads;
-    if (!mma)
-      return success();
-    // wmma.load fragments are opaque to the program: they are loaded and
-    // consumed in one place, never carried across a barrier.
-    WalkResult carried = kernel.walk([](Operation *op) {
-      auto mma = dyn_cast<MmaTileOp>(op);
-      if (!isa<LoadFragsOp>(op) && !(mma && mma.getFrags()))
-        return WalkResult::advance();
-      op->emitOpError()
-          << "is not supported by the wmma lowering with fragments; tile "
-             "with prefetch-fragments-min-warps=0 (as --tgemm-pipeline does "
-             "for wmma)";
-      return WalkResult::interrupt();
-    });
-    if (carried.wasInterrupted())
-      return failure();
-    MLIRContext *ctx = kernel.getContext();
-    int64_t scratchPerWarp = KernelInfo::scratchBytesPerWarp(*fact);
-    KernelInfo info{WmmaAtom(*fact, ctx), selected->plan, threads,
-                    scratchPerWarp,
-                    kernel->getParentOfType<gpu::GPUModuleOp>(),
-                    selected->schedule.asyncCopy};
-
-    return lowerTileOps(getOperation(), kernel, info.plan, *fact,
-                        info.atom.accRegType(), "wmma",
-                        [&](RewritePatternSet &patterns,
-                            const TypeConverter &converter) {
-                          patterns.add<CopyTileLowering,
-                                       CommitCopiesLowering,
-                                       WaitCopiesLowering,
-                                       MmaTileLowering, StoreTileLowering>(
-                              converter, ctx, info);
-                        });
-  }
-
-  void runOnOperation() override {
-    SmallVector<gpu::GPUFuncOp> kernels;
-    getOperation().walk([&](gpu::GPUFuncOp f) {
-      if (isLoweredBy(f, ::tgemm::Family::Wmma))
-        kernels.push_back(f);
-    });
-    for (gpu::GPUFuncOp kernel : kernels)
-      if (failed(lowerKernel(kernel)))
-        signalPassFailure();
-  }
+    : public KernelLoweringPass<
+          mlir::tgemm::impl::TGemmLowerToWMMABase<LowerToWMMAPass>,
+          WmmaLowering> {
+  using KernelLoweringPass::KernelLoweringPass;
 };
 
 } // namespace

@@ -1,11 +1,11 @@
 // RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-tile --tgemm-lower-to-ptx
-// RUN: not tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx=swizzle=zigzag 2>&1 | FileCheck %s --check-prefix=SWIZZLE
-// RUN: not tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx=padding=4 2>&1 | FileCheck %s --check-prefix=PADDING
+// RUN: not tgemm-opt %s --tgemm-override-config=swizzle=zigzag --tgemm-tile --tgemm-lower-to-ptx 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+// RUN: not tgemm-opt %s --tgemm-override-config=padding=4 --tgemm-tile --tgemm-lower-to-ptx 2>&1 | FileCheck %s --check-prefix=PADDING
 
 // What the ptx lowering cannot compile is reported at the matmul.
 
-// SWIZZLE: error: tgemm-lower-to-ptx: unknown swizzle 'zigzag'; expected xor, pad or none
-// PADDING: error: tgemm-lower-to-ptx: padding (4) must be a non-negative multiple of 16 bytes
+// SWIZZLE: error: option 'swizzle': unknown swizzle 'zigzag'; expected xor, pad or none
+// PADDING: error: 'tgemm.matmul' op with padding = 4: padding (4) must be a multiple of 16 bytes between 0 and 256
 
 // ldmatrix.trans works on 16-bit elements: 8-bit operands must be stored
 // A row-major and B column-major.

@@ -1,8 +1,8 @@
 // RUN: tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx | FileCheck %s --check-prefix=ALL
-// RUN: tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx=async-copy=false | FileCheck %s --check-prefix=SYNC
-// RUN: tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx=ldmatrix=false | FileCheck %s --check-prefix=NOLDM
-// RUN: tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx=swizzle=pad | FileCheck %s --check-prefix=PAD
-// RUN: tgemm-opt %s --tgemm-tile --tgemm-lower-to-ptx=swizzle=none | FileCheck %s --check-prefix=NONE
+// RUN: tgemm-opt %s --tgemm-override-config=async-copy=false --tgemm-tile --tgemm-lower-to-ptx | FileCheck %s --check-prefix=SYNC
+// RUN: tgemm-opt %s --tgemm-override-config=ldmatrix=false --tgemm-tile --tgemm-lower-to-ptx | FileCheck %s --check-prefix=NOLDM
+// RUN: tgemm-opt %s --tgemm-override-config=swizzle=pad --tgemm-tile --tgemm-lower-to-ptx | FileCheck %s --check-prefix=PAD
+// RUN: tgemm-opt %s --tgemm-override-config=swizzle=none --tgemm-tile --tgemm-lower-to-ptx | FileCheck %s --check-prefix=NONE
 
 // Each feature of the ptx lowering can be switched off alone, and then
 // nothing of it is left in the kernel.
@@ -24,11 +24,11 @@
 // SYNC-NOT: cp.async
 
 // ldmatrix=false: each thread loads its fragment words.
-// NOLDM-NOT: ldmatrix
+// NOLDM-NOT: ldmatrix.sync
 // NOLDM: cp.async.cg.shared.global
 // NOLDM: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> i32
 // NOLDM: mma.sync.aligned.m16n8k16
-// NOLDM-NOT: ldmatrix
+// NOLDM-NOT: ldmatrix.sync
 
 // swizzle=pad: rows of 64 + 16 bytes (2 x 2 x 32 x 80 = 10240), no XOR.
 // PAD: arith.constant 10240 : i32

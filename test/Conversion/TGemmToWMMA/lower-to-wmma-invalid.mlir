@@ -1,5 +1,5 @@
 // RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-tile --tgemm-lower-to-wmma
-// RUN: not tgemm-opt %s --split-input-file --tgemm-tile --tgemm-lower-to-wmma=padding=8 2>&1 | FileCheck %s --check-prefix=PADDING
+// RUN: not tgemm-opt %s --split-input-file --tgemm-attach-target=family=wmma --tgemm-override-config=padding=8 --tgemm-tile --tgemm-lower-to-wmma 2>&1 | FileCheck %s --check-prefix=PADDING
 
 // What WMMA cannot compile is reported at the matmul.
 
@@ -15,11 +15,11 @@ func.func @fp8(%a: memref<64x64xf8E4M3FN>, %b: memref<64x64xf8E4M3FN>, %c: memre
 
 // The 4-bit WMMA instruction reads A row-major and B column-major only.
 func.func @s4_layout(%a: memref<128x64xi4>, %b: memref<64x128xi4>, %c: memref<64x64xi32>) {
-  // expected-error @+1 {{the WMMA s4 instruction takes only A row-major and B column-major (layout(row, col)), got layout(col, col)}}
+  // expected-error @+1 {{the wmma s4 instruction takes only layout(row, col), got layout(col, col)}}
   tgemm.matmul %a, %b, %c layout(col, col) acc(i32)
       config(<block = [64, 64, 128], warps = [2, 2], stages = 2>)
       : memref<128x64xi4>, memref<64x128xi4>, memref<64x64xi32>
   return
 }
 
-// PADDING: error: tgemm-lower-to-wmma: padding (8) must be a non-negative multiple of 16 bytes
+// PADDING: error: 'tgemm.matmul' op with padding = 8: padding (8) must be a multiple of 16 bytes between 0 and 256

@@ -1,5 +1,5 @@
 // RUN: tgemm-opt %s --tgemm-lower-to-wmma | FileCheck %s
-// RUN: tgemm-opt %s --tgemm-lower-to-wmma=async-copy=false | FileCheck %s --check-prefix=SYNC
+// RUN: tgemm-opt %s --tgemm-attach-target=family=wmma --tgemm-override-config=async-copy=false --tgemm-lower-to-wmma | FileCheck %s --check-prefix=SYNC
 
 // A predicated copy of a tile known inside its operand is a cp.async whose
 // source size is 16 bytes where the predicate holds and 0 (nothing read, a

@@ -106,6 +106,14 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
+                     bool, bool, bool, ::tgemm::Swizzle, int64_t padding) {
+  if (::tgemm::Verdict v = ::tgemm::checkPadding(padding))
+    return emitError() << v->message;
+  return success();
+}
+
 const ::tgemm::ChipInfo &TargetAttr::getChipInfo() const {
   return *::tgemm::lookupChip(getChip());
 }

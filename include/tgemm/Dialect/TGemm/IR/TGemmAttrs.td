@@ -177,6 +177,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
                    s.padding);
     }]>
   ];
+  let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     ::tgemm::Schedule getValue() const {
       return {getRefillAfterMma(), getInterleaveCopies(),

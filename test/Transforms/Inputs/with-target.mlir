@@ -1,0 +1,5 @@
+module attributes {tgemm.target = #tgemm.target<chip = "sm_80", family = wmma>} {
+  func.func @f() {
+    return
+  }
+}

@@ -1,0 +1,63 @@
+// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-check-target
+// RUN: tgemm-opt %S/Inputs/legality-wmma.mlir --split-input-file --verify-diagnostics --tgemm-attach-target="chip=sm_86 family=wmma" --tgemm-check-target
+
+// The target check asks the legality module with the family's shared-memory
+// plan: the rings with their row padding and the epilogue scratch, which is
+// what the lowering lays out and the manifest's dynamic_shared_memory says.
+
+// 7 stages of 128x64 f16 A and B tiles: 229376 bytes with the XOR swizzle,
+// which fits sm_90 (232448).
+func.func @xor_fits(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 7>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// The same rings padded by 16 bytes a row: 2 x 7 x 128 x 144 = 258048.
+func.func @padded_rings(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the 7-stage pipeline needs 258048 bytes of shared memory; sm_90 allows a block 232448 bytes}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 7>)
+      schedule(<swizzle = pad>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// mma.sync fragments of 8-bit operands come from row.col storage only (the
+// check used to accept this and the lowering to fail).
+func.func @int8_row_row(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{the ptx lowering needs layout(row, col) for 'i8' operands: ldmatrix.trans and the mma.sync fragments transpose 16-bit elements only, got layout(row, row)}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  return
+}
+
+// -----
+
+// The XOR swizzle needs rows of 16, 32 or 64 bytes or a multiple of 128.
+func.func @xor_rows(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{swizzle=xor cannot lay out tile rows of 96 bytes (it needs 16, 32, 64 or a multiple of 128); use swizzle=pad or another block tile}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [64, 64, 48], warps = [2, 2], stages = 3>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// A target written by the user, on the function, takes precedence over the
+// module's: sm_80 has no fp8 mma.sync.
+func.func @own_target(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>)
+    attributes {tgemm.target = #tgemm.target<chip = "sm_80", family = ptx>} {
+  // expected-error @+1 {{mma.sync with e4m3 operands needs sm_89 or newer; the target is sm_80}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
+      : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
+  return
+}
