@@ -187,3 +187,143 @@ std::string tgemm::knownChipNames() {
                                     [](const ChipInfo &c) { return c.name; }),
                     ", ");
 }
+
+//===----------------------------------------------------------------------===//
+// Instruction atoms
+//===----------------------------------------------------------------------===//
+
+std::string tgemm::shapeName(const InstrShape &shape) {
+  return "m" + std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" +
+         std::to_string(shape.k);
+}
+
+static llvm::StringRef layoutName(bool rowMajor) {
+  return rowMajor ? "row" : "col";
+}
+
+std::string tgemm::ptxMnemonic(const MmaFact &fact, bool rowA, bool rowB) {
+  std::string d = ptxName(fact.acc).str(), c = d;
+  std::string a = ptxName(fact.a).str(), b = ptxName(fact.b).str();
+  if (fact.family == Family::MmaSync) {
+    assert(rowA && !rowB && "mma.sync takes .row.col fragments only");
+    return "mma.sync.aligned." + shapeName(fact.shape) + ".row.col." + d + "." +
+           a + "." + b + "." + c;
+  }
+  assert((!fact.rowColOnly || (rowA && !rowB)) &&
+         "this wmma takes .row.col fragments only");
+  std::string types = fact.a == ElemKind::F16
+                          ? d + "." + c
+                          : d + "." + a + "." + b + "." + c;
+  return "wmma.mma.sync.aligned." + layoutName(rowA).str() + "." +
+         layoutName(rowB).str() + "." + shapeName(fact.shape) + "." + types;
+}
+
+std::string tgemm::ldmatrixMnemonic(int matrices, bool trans) {
+  assert((matrices == 1 || matrices == 2 || matrices == 4) &&
+         "ldmatrix loads 1, 2 or 4 matrices");
+  return "ldmatrix.sync.aligned.m8n8.x" + std::to_string(matrices) +
+         (trans ? ".trans" : "") + ".shared.b16";
+}
+
+static std::string wmmaIntrinsicPrefix(const MmaFact &fact) {
+  assert(fact.family == Family::Wmma && "not a wmma fact");
+  return "llvm.nvvm.wmma." + shapeName(fact.shape);
+}
+
+std::string tgemm::wmmaLoadIntrinsic(const MmaFact &fact, MmaOperand fragment,
+                                     bool rowMajor) {
+  llvm::StringRef name = fragment == MmaOperand::A   ? "a"
+                         : fragment == MmaOperand::B ? "b"
+                                                     : "c";
+  ElemKind kind = fragment == MmaOperand::A   ? fact.a
+                  : fragment == MmaOperand::B ? fact.b
+                                              : fact.acc;
+  return wmmaIntrinsicPrefix(fact) + ".load." + name.str() + "." +
+         layoutName(rowMajor).str() + ".stride." + ptxName(kind).str();
+}
+
+std::string tgemm::wmmaMmaIntrinsic(const MmaFact &fact, bool rowA,
+                                    bool rowB) {
+  return wmmaIntrinsicPrefix(fact) + ".mma." + layoutName(rowA).str() + "." +
+         layoutName(rowB).str() + "." + ptxName(fact.a).str();
+}
+
+std::string tgemm::wmmaStoreIntrinsic(const MmaFact &fact, bool rowMajor) {
+  return wmmaIntrinsicPrefix(fact) + ".store.d." + layoutName(rowMajor).str() +
+         ".stride." + ptxName(fact.acc).str();
+}
+
+int64_t FragmentLayout::numValues() const {
+  int64_t n = 1;
+  for (const LayoutMode &mode : valueModes)
+    n *= mode.extent;
+  return n;
+}
+
+static TileCoord evaluateModes(llvm::ArrayRef<LayoutMode> modes, int64_t x) {
+  TileCoord at{0, 0};
+  for (const LayoutMode &mode : modes) {
+    int64_t index = x % mode.extent;
+    x /= mode.extent;
+    at.row += index * mode.rowStride;
+    at.col += index * mode.colStride;
+  }
+  return at;
+}
+
+TileCoord FragmentLayout::laneCoord(int64_t lane) const {
+  assert(lane >= 0 && lane < 32 && "not a lane");
+  return evaluateModes(laneModes, lane);
+}
+
+TileCoord FragmentLayout::valueCoord(int64_t value) const {
+  assert(value >= 0 && value < numValues() && "not a value of the fragment");
+  return evaluateModes(valueModes, value);
+}
+
+namespace {
+// PTX ISA, "Matrix Fragments for mma.m16n8k*", accumulators: lane =
+// 4 * groupID + threadID_in_group; threadID_in_group steps 2 columns,
+// groupID 1 row; value i % 2 steps 1 column, i / 2 steps 8 rows.
+// {extent, row stride, column stride}
+const LayoutMode kMmaSyncAccLanes[] = {{4, 0, 2}, {8, 1, 0}};
+const LayoutMode kMmaSyncAccValues[] = {{2, 0, 1}, {2, 8, 0}};
+const FragmentLayout kMmaSyncAccLayout{kMmaSyncAccLanes, kMmaSyncAccValues};
+
+// The same sections, A and B, in 32-bit registers and bytes along k:
+// threadID_in_group steps 4 bytes, groupID 1 row (of m for A, n for B).
+// A's register i % 2 steps 8 rows and i / 2 16 bytes; B's register i steps
+// 16 bytes.
+const LayoutMode kMmaSyncOperandLanes[] = {{4, 0, 4}, {8, 1, 0}};
+const LayoutMode kMmaSyncAValues[] = {{2, 8, 0}, {2, 0, 16}};
+const LayoutMode kMmaSyncBValues[] = {{2, 0, 16}};
+const FragmentLayout kMmaSyncALayout{kMmaSyncOperandLanes, kMmaSyncAValues};
+const FragmentLayout kMmaSyncBLayout{kMmaSyncOperandLanes, kMmaSyncBValues};
+} // namespace
+
+const FragmentLayout &tgemm::accumulatorLayout(const MmaFact &fact) {
+  assert(fact.family == Family::MmaSync &&
+         "wmma fragments are opaque: only wmma.store knows their layout");
+  // Every mma.sync of the table is m16n8: the same accumulator layout.
+  assert(fact.shape.m == 16 && fact.shape.n == 8 && "no layout for this shape");
+  return kMmaSyncAccLayout;
+}
+
+int64_t tgemm::accumulatorValuesPerRegister(const MmaFact &fact) {
+  return 32 / bitWidth(fact.acc);
+}
+
+const FragmentLayout &tgemm::operandRegisterLayout(const MmaFact &fact,
+                                                   MmaOperand operand) {
+  assert(fact.family == Family::MmaSync &&
+         "wmma fragments are opaque: only wmma.load knows their layout");
+  assert(fact.shape.m == 16 && fact.shape.n == 8 &&
+         fact.shape.k * bitWidth(fact.a) == 256 && "no layout for this shape");
+  assert(operand != MmaOperand::Acc && "see accumulatorLayout");
+  const FragmentLayout &layout =
+      operand == MmaOperand::A ? kMmaSyncALayout : kMmaSyncBLayout;
+  assert(layout.numValues() ==
+             (operand == MmaOperand::A ? fact.regsA : fact.regsB) &&
+         "a value per register");
+  return layout;
+}

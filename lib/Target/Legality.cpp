@@ -81,12 +81,9 @@ llvm::StringRef tgemm::irSpelling(ElemKind kind) {
 }
 
 std::optional<Swizzle> tgemm::parseSwizzle(llvm::StringRef name) {
-  if (name == "xor")
-    return Swizzle::Xor;
-  if (name == "pad")
-    return Swizzle::Pad;
-  if (name == "none")
-    return Swizzle::None;
+  for (Swizzle swizzle : {Swizzle::Xor, Swizzle::Pad, Swizzle::None})
+    if (swizzleName(swizzle) == name)
+      return swizzle;
   return std::nullopt;
 }
 

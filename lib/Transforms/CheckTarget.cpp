@@ -22,9 +22,7 @@ struct CheckTargetPass
     getOperation()->walk([&](MatmulOp op) {
       TargetAttr target = lookupTarget(op);
       if (!target) {
-        op.emitOpError() << "has no target: set the module's "
-                            "tgemm.target (--tgemm-attach-target, as "
-                            "--tgemm-pipeline does)";
+        (void)emitMissingTarget(op);
         failed = true;
         return;
       }

@@ -74,9 +74,7 @@ struct SelectConfigPass
     getOperation()->walk([&](MatmulOp op) {
       TargetAttr targetAttr = lookupTarget(op);
       if (!targetAttr) {
-        op.emitOpError() << "has no target: set the module's tgemm.target "
-                            "(--tgemm-attach-target, as --tgemm-pipeline "
-                            "does)";
+        (void)emitMissingTarget(op);
         failed = true;
         return;
       }

@@ -100,92 +100,94 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
                                    operand, offsets, sizes, strides);
 }
 
-/// Writes the kernel body for `op` into `kernel`.
-void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel,
-                     const ::tgemm::Schedule &schedule) {
-  bool refillAfterMma = schedule.refillAfterMma;
-  MLIRContext *ctx = op.getContext();
-  ConfigAttr config = op.getConfigAttr();
-  Location loc = op.getLoc();
-  Block &entry = kernel.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
-  IndexMath im{b, loc};
-  // A batch runs one matrix product per block z.
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value a = matrixOfBatch(b, loc, entry.getArgument(0), bz),
-        bMat = matrixOfBatch(b, loc, entry.getArgument(1), bz),
-        c = matrixOfBatch(b, loc, entry.getArgument(2), bz);
-  Layout layoutA = op.getLayoutA(), layoutB = op.getLayoutB();
-  int64_t stages = config.getStages();
-  int64_t bm = config.getBlockM(), bn = config.getBlockN(),
-          bk = config.getBlockK();
+/// Writes a kernel body for a matmul: the block's view of its operands, the
+/// rings, then the main loop and the epilogue twice (for whole tiles and for
+/// any size), each with one of three k-loop shapes, a builder per shape:
+/// one buffer (`buildSingleBufferLoop`), the multistage ring with its refill
+/// order (`buildMultistageLoop`), and the ring with fragments carried across
+/// the barrier (`buildPrefetchLoop`).
+class KernelBodyWriter {
+public:
+  KernelBodyWriter(MatmulOp op, gpu::GPUFuncOp kernel,
+                   const ::tgemm::Schedule &schedule)
+      : op(op), kernel(kernel), schedule(schedule), ctx(op.getContext()),
+        config(op.getConfigAttr()), loc(op.getLoc()),
+        layoutA(op.getLayoutA()), layoutB(op.getLayoutB()),
+        stages(config.getStages()), bm(config.getBlockM()),
+        bn(config.getBlockN()), bk(config.getBlockK()) {}
 
-  // The block's tile of C: x over N, y over M, or grouped rasterization.
-  Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-  Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-  if (int64_t group = config.getRaster(); group > 1)
-    std::tie(by, bx) = rasterize(b, loc, bx, by, group);
-  // Warp: row-major over the warp grid.
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  Value warp = im.div(tid, 32);
-  Value warpRow = im.mul(im.div(warp, config.getWarpsN()), config.getWarpTileM());
-  Value warpCol = im.mul(im.rem(warp, config.getWarpsN()), config.getWarpTileN());
-  Value m0 = im.mul(by, bm), n0 = im.mul(bx, bn);
+  void build() {
+    Block &entry = kernel.getBody().front();
+    OpBuilder b = OpBuilder::atBlockBegin(&entry);
+    IndexMath im{b, loc};
+    // A batch runs one matrix product per block z.
+    Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+    a = matrixOfBatch(b, loc, entry.getArgument(0), bz);
+    bMat = matrixOfBatch(b, loc, entry.getArgument(1), bz);
+    c = matrixOfBatch(b, loc, entry.getArgument(2), bz);
 
-  auto ringA = ringType(ctx, stages, bm, bk, layoutA,
-                        op.getA().getType().getElementType(), /*isA=*/true);
-  auto ringB = ringType(ctx, stages, bn, bk, layoutB,
-                        op.getB().getType().getElementType(), /*isA=*/false);
-  Value sa = AllocSmemOp::create(b, loc, ringA);
-  Value sb = AllocSmemOp::create(b, loc, ringB);
-  auto accType = AccumulatorType::get(ctx, config.getWarpTileM(),
-                                      config.getWarpTileN(), op.getAcc());
+    // The block's tile of C: x over N, y over M, or grouped rasterization.
+    Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    if (int64_t group = config.getRaster(); group > 1)
+      std::tie(by, bx) = rasterize(b, loc, bx, by, group);
+    // Warp: row-major over the warp grid.
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value warp = im.div(tid, 32);
+    warpRow = im.mul(im.div(warp, config.getWarpsN()), config.getWarpTileM());
+    warpCol = im.mul(im.rem(warp, config.getWarpsN()), config.getWarpTileN());
+    m0 = im.mul(by, bm);
+    n0 = im.mul(bx, bn);
 
-  // K tiles: K is dimension 1 of a row-major A (M x K), 0 of a column-major.
-  Value k = memref::DimOp::create(b, loc, a, layoutA == Layout::Row ? 1 : 0);
-  // The last k-tile may be partial: copies read zeros past K.
-  Value kTiles = arith::CeilDivUIOp::create(b, loc, k, im.c(bk));
-  bool async = stages > 1;
-  // Halves of a stage's multiply must be whole k-steps of every
-  // instruction a lowering may pick for these types.
-  MatmulKinds kinds = getMatmulKinds(op);
-  int64_t kStep = ::tgemm::commonTile(::tgemm::lookupMmaAnyFamily(
-                                          kinds.a, kinds.b, kinds.acc))
-                      .k;
-  int64_t warps = config.getWarpsM() * config.getWarpsN();
-  (void)warps;
-  bool prefetch = schedule.prefetchFragments && !refillAfterMma &&
-                  stages > 1 && bk % kStep == 0;
-  bool interleave = !prefetch && schedule.interleaveCopies && !refillAfterMma &&
-                    stages > 1 && (bk / 2) % kStep == 0;
+    auto ringA = ringType(ctx, stages, bm, bk, layoutA,
+                          op.getA().getType().getElementType(), /*isA=*/true);
+    auto ringB = ringType(ctx, stages, bn, bk, layoutB,
+                          op.getB().getType().getElementType(), /*isA=*/false);
+    sa = AllocSmemOp::create(b, loc, ringA);
+    sb = AllocSmemOp::create(b, loc, ringB);
+    accType = AccumulatorType::get(ctx, config.getWarpTileM(),
+                                   config.getWarpTileN(), op.getAcc());
 
-  // The main loop and the epilogue, once with every tile known to be whole
-  // and aligned (`in_bounds`: no guard anywhere), once for any size.
-  auto emitMainLoop = [&](OpBuilder &b, bool inBounds) {
+    // K tiles: K is dimension 1 of a row-major A (M x K), 0 of a
+    // column-major.
+    Value k = memref::DimOp::create(b, loc, a, layoutA == Layout::Row ? 1 : 0);
+    // The last k-tile may be partial: copies read zeros past K.
+    kTiles = arith::CeilDivUIOp::create(b, loc, k, im.c(bk));
+    async = stages > 1;
+    // Halves of a stage's multiply must be whole k-steps of every
+    // instruction a lowering may pick for these types.
+    MatmulKinds kinds = getMatmulKinds(op);
+    kStep = ::tgemm::commonTile(
+                ::tgemm::lookupMmaAnyFamily(kinds.a, kinds.b, kinds.acc))
+                .k;
+    bool refillAfterMma = schedule.refillAfterMma;
+    prefetch = schedule.prefetchFragments && !refillAfterMma && stages > 1 &&
+               bk % kStep == 0;
+    interleave = !prefetch && schedule.interleaveCopies && !refillAfterMma &&
+                 stages > 1 && (bk / 2) % kStep == 0;
+    fragsType = FragsType::get(ctx, accType.getRows(), accType.getCols(),
+                               kStep, op.getA().getType().getElementType());
+
+    // The main loop and the epilogue, once with every tile known to be
+    // whole and aligned (`in_bounds`: no guard anywhere), once for any size.
+    scf::IfOp::create(
+        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k),
+        [&](OpBuilder &tb, Location) {
+          emitMainLoop(tb, /*inBounds=*/true);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          emitMainLoop(eb, /*inBounds=*/false);
+          scf::YieldOp::create(eb, loc);
+        });
+    gpu::ReturnOp::create(b, loc);
+  }
+
+private:
+  void emitMainLoop(OpBuilder &b, bool whole) {
+    inBounds = whole;
     IndexMath im{b, loc};
     Value acc0 = ZeroAccOp::create(b, loc, accType);
-    // Copies k-tile `kt` of A and/or B into stage `stage`; only where
-    // `predicate` holds, if there is one.
-    auto copyTiles = [&](OpBuilder &ob, Value kt, Value stage,
-                         Value predicate, bool copyA, bool copyB) {
-      IndexMath m{ob, loc};
-      Value k0 = m.mul(kt, bk);
-      auto [aRow, aCol] = layoutA == Layout::Row ? std::pair(m0, k0)
-                                                 : std::pair(k0, m0);
-      auto [bRow, bCol] = layoutB == Layout::Row ? std::pair(k0, n0)
-                                                 : std::pair(n0, k0);
-      if (copyA)
-        CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds,
-                           predicate);
-      if (copyB)
-        CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async,
-                           inBounds, predicate);
-    };
-    auto copyStage = [&](OpBuilder &ob, Value kt, Value stage,
-                         Value predicate = Value()) {
-      copyTiles(ob, kt, stage, predicate, true, true);
-    };
-
     // Prologue: the first S - 1 k-tiles in flight (S with prefetched
     // fragments, whose loop refills the stage it has just finished).
     for (int64_t s = 0; s + 1 < stages + (prefetch ? 1 : 0); ++s) {
@@ -196,147 +198,178 @@ void buildKernelBody(MatmulOp op, gpu::GPUFuncOp kernel,
                         });
       CommitCopiesOp::create(b, loc);
     }
-
-    auto multiply = [&](OpBuilder &lb, Value stage, Value acc,
-                        DenseI64ArrayAttr slice = {},
-                        Value frags = Value()) -> Value {
-      return MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage, acc,
-                               warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
-                               LayoutAttr::get(ctx, layoutB), slice, frags);
-    };
-    auto fragsType =
-        FragsType::get(ctx, accType.getRows(), accType.getCols(), kStep,
-                       op.getA().getType().getElementType());
-    auto loadFrags = [&](OpBuilder &lb, Value stage, int64_t offset) -> Value {
-      return LoadFragsOp::create(lb, loc, fragsType, sa, stage, sb, stage,
-                                 warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
-                                 LayoutAttr::get(ctx, layoutB),
-                                 lb.getDenseI64ArrayAttr({offset, kStep}));
-    };
-    // The ring's stage after `stage`: stages travel as loop-carried
-    // indices, so no iteration divides by S.
-    auto following = [&](OpBuilder &ob, Value stage) -> Value {
-      IndexMath m{ob, loc};
-      Value next = m.add(stage, 1);
-      Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
-                                          next, m.c(stages));
-      return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
-    };
-    Value result;
-    if (stages == 1) {
-      // One buffer: refill it only after every warp is done with it.
-      auto loop = scf::ForOp::create(
-          b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
-          [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
-            gpu::BarrierOp::create(lb, loc);
-            Value stage = IndexMath{lb, loc}.c(0);
-            copyStage(lb, kt, stage);
-            gpu::BarrierOp::create(lb, loc);
-            scf::YieldOp::create(lb, loc, multiply(lb, stage, iterArgs[0]));
-          });
-      result = loop.getResult(0);
-    } else if (prefetch) {
-      // Tile 0 has landed once at most S - 1 of the S groups are pending.
-      WaitCopiesOp::create(b, loc, stages - 1);
-      gpu::BarrierOp::create(b, loc);
-      Value frags0 = loadFrags(b, im.c(0), 0);
-      // Each iteration multiplies tile kt from its first fragments (loaded
-      // by the previous iteration) up to its last k-step, loads the last
-      // k-step's fragments, waits for tile kt + 1 (at most S - 2 newer
-      // groups pending) and lets the barrier end every warp's reads of tile
-      // kt's stage; then it refills that stage with tile kt + S (predicated
-      // off past the last k-tile), loads tile kt + 1's first fragments, and
-      // multiplies its last k-step from registers, so that the barrier and
-      // the next stage's first fragment loads overlap tensor work.
-      int64_t last = bk - kStep;
-      auto loop = scf::ForOp::create(
-          b, loc, im.c(0), kTiles, im.c(1),
-          ValueRange{acc0, frags0, im.c(0)},
-          [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
-            IndexMath m{lb, loc};
-            Value acc = iterArgs[0], frags = iterArgs[1], stage = iterArgs[2];
-            Value lastFrags = frags;
-            if (last > 0) {
-              acc = multiply(lb, stage, acc,
-                             lb.getDenseI64ArrayAttr({0, last}), frags);
-              lastFrags = loadFrags(lb, stage, last);
-            }
-            WaitCopiesOp::create(lb, loc, stages - 2);
-            gpu::BarrierOp::create(lb, loc);
-            Value refill = m.add(kt, m.c(stages));
-            copyStage(lb, refill, stage, m.lt(refill, kTiles));
-            CommitCopiesOp::create(lb, loc);
-            Value next = following(lb, stage);
-            Value nextFrags = loadFrags(lb, next, 0);
-            acc = multiply(lb, stage, acc,
-                           lb.getDenseI64ArrayAttr({last, kStep}), lastFrags);
-            scf::YieldOp::create(lb, loc, ValueRange{acc, nextFrags, next});
-          });
-      result = loop.getResult(0);
-    } else {
-      // Each iteration waits for tile kt (landed once at most S - 2 newer
-      // groups are pending), lets the barrier end every warp's use of the
-      // stage refilled next (that of kt - 1), refills it with tile
-      // kt + S - 1 (before this tile's multiply, or after it with
-      // `refill-after-mma`), and multiplies. Refills past the last k-tile
-      // are predicated off rather than branched around, so the body is one
-      // straight-line block in which the copies can be scheduled among the
-      // multiplies; their empty groups keep the count regular.
-      auto loop = scf::ForOp::create(
-          b, loc, im.c(0), kTiles, im.c(1),
-          ValueRange{acc0, im.c(0), im.c(stages - 1)},
-          [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
-            IndexMath m{lb, loc};
-            Value stage = iterArgs[1], refillStage = iterArgs[2];
-            WaitCopiesOp::create(lb, loc, stages - 2);
-            gpu::BarrierOp::create(lb, loc);
-            Value next = m.add(kt, m.c(stages - 1));
-            Value inRange = m.lt(next, kTiles);
-            Value acc = iterArgs[0];
-            if (interleave) {
-              int64_t half = bk / 2;
-              acc = multiply(lb, stage, acc,
-                             lb.getDenseI64ArrayAttr({0, half}));
-              copyTiles(lb, next, refillStage, inRange, true, false);
-              acc = multiply(lb, stage, acc,
-                             lb.getDenseI64ArrayAttr({half, half}));
-              copyTiles(lb, next, refillStage, inRange, false, true);
-              CommitCopiesOp::create(lb, loc);
-            } else {
-              auto refill = [&] {
-                copyStage(lb, next, refillStage, inRange);
-                CommitCopiesOp::create(lb, loc);
-              };
-              if (!refillAfterMma)
-                refill();
-              acc = multiply(lb, stage, acc);
-              if (refillAfterMma)
-                refill();
-            }
-            scf::YieldOp::create(lb, loc,
-                                 ValueRange{acc, following(lb, stage),
-                                            following(lb, refillStage)});
-          });
-      result = loop.getResult(0);
-    }
-
+    Value result = stages == 1 ? buildSingleBufferLoop(b, acc0)
+                   : prefetch  ? buildPrefetchLoop(b, acc0)
+                               : buildMultistageLoop(b, acc0);
     StoreTileOp::create(b, loc, result, c, im.add(m0, warpRow),
                         im.add(n0, warpCol), op.getAlphaAttr(),
                         op.getBetaAttr(), inBounds);
-  };
+  }
 
-  scf::IfOp::create(
-      b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k),
-      [&](OpBuilder &tb, Location) {
-        emitMainLoop(tb, /*inBounds=*/true);
-        scf::YieldOp::create(tb, loc);
-      },
-      [&](OpBuilder &eb, Location) {
-        emitMainLoop(eb, /*inBounds=*/false);
-        scf::YieldOp::create(eb, loc);
-      });
-  gpu::ReturnOp::create(b, loc);
-}
+  /// One buffer: refill it only after every warp is done with it.
+  Value buildSingleBufferLoop(OpBuilder &b, Value acc0) {
+    IndexMath im{b, loc};
+    auto loop = scf::ForOp::create(
+        b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0},
+        [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+          gpu::BarrierOp::create(lb, loc);
+          Value stage = IndexMath{lb, loc}.c(0);
+          copyStage(lb, kt, stage);
+          gpu::BarrierOp::create(lb, loc);
+          scf::YieldOp::create(lb, loc, multiply(lb, stage, iterArgs[0]));
+        });
+    return loop.getResult(0);
+  }
+
+  /// Each iteration multiplies tile kt from its first fragments (loaded by
+  /// the previous iteration) up to its last k-step, loads the last k-step's
+  /// fragments, waits for tile kt + 1 (at most S - 2 newer groups pending)
+  /// and lets the barrier end every warp's reads of tile kt's stage; then it
+  /// refills that stage with tile kt + S (predicated off past the last
+  /// k-tile), loads tile kt + 1's first fragments, and multiplies its last
+  /// k-step from registers, so that the barrier and the next stage's first
+  /// fragment loads overlap tensor work.
+  Value buildPrefetchLoop(OpBuilder &b, Value acc0) {
+    IndexMath im{b, loc};
+    // Tile 0 has landed once at most S - 1 of the S groups are pending.
+    WaitCopiesOp::create(b, loc, stages - 1);
+    gpu::BarrierOp::create(b, loc);
+    Value frags0 = loadFrags(b, im.c(0), 0);
+    int64_t last = bk - kStep;
+    auto loop = scf::ForOp::create(
+        b, loc, im.c(0), kTiles, im.c(1), ValueRange{acc0, frags0, im.c(0)},
+        [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+          IndexMath m{lb, loc};
+          Value acc = iterArgs[0], frags = iterArgs[1], stage = iterArgs[2];
+          Value lastFrags = frags;
+          if (last > 0) {
+            acc = multiply(lb, stage, acc, lb.getDenseI64ArrayAttr({0, last}),
+                           frags);
+            lastFrags = loadFrags(lb, stage, last);
+          }
+          WaitCopiesOp::create(lb, loc, stages - 2);
+          gpu::BarrierOp::create(lb, loc);
+          Value refill = m.add(kt, m.c(stages));
+          copyStage(lb, refill, stage, m.lt(refill, kTiles));
+          CommitCopiesOp::create(lb, loc);
+          Value next = following(lb, stage);
+          Value nextFrags = loadFrags(lb, next, 0);
+          acc = multiply(lb, stage, acc,
+                         lb.getDenseI64ArrayAttr({last, kStep}), lastFrags);
+          scf::YieldOp::create(lb, loc, ValueRange{acc, nextFrags, next});
+        });
+    return loop.getResult(0);
+  }
+
+  /// Each iteration waits for tile kt (landed once at most S - 2 newer
+  /// groups are pending), lets the barrier end every warp's use of the stage
+  /// refilled next (that of kt - 1), refills it with tile kt + S - 1 (before
+  /// this tile's multiply, or after it with `refill_after_mma`, or between
+  /// its halves with `interleave_copies`), and multiplies. Refills past the
+  /// last k-tile are predicated off rather than branched around, so the body
+  /// is one straight-line block in which the copies can be scheduled among
+  /// the multiplies; their empty groups keep the count regular.
+  Value buildMultistageLoop(OpBuilder &b, Value acc0) {
+    IndexMath im{b, loc};
+    bool refillAfterMma = schedule.refillAfterMma;
+    auto loop = scf::ForOp::create(
+        b, loc, im.c(0), kTiles, im.c(1),
+        ValueRange{acc0, im.c(0), im.c(stages - 1)},
+        [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+          IndexMath m{lb, loc};
+          Value stage = iterArgs[1], refillStage = iterArgs[2];
+          WaitCopiesOp::create(lb, loc, stages - 2);
+          gpu::BarrierOp::create(lb, loc);
+          Value next = m.add(kt, m.c(stages - 1));
+          Value inRange = m.lt(next, kTiles);
+          Value acc = iterArgs[0];
+          if (interleave) {
+            int64_t half = bk / 2;
+            acc = multiply(lb, stage, acc, lb.getDenseI64ArrayAttr({0, half}));
+            copyTiles(lb, next, refillStage, inRange, true, false);
+            acc = multiply(lb, stage, acc,
+                           lb.getDenseI64ArrayAttr({half, half}));
+            copyTiles(lb, next, refillStage, inRange, false, true);
+            CommitCopiesOp::create(lb, loc);
+          } else {
+            auto refill = [&] {
+              copyStage(lb, next, refillStage, inRange);
+              CommitCopiesOp::create(lb, loc);
+            };
+            if (!refillAfterMma)
+              refill();
+            acc = multiply(lb, stage, acc);
+            if (refillAfterMma)
+              refill();
+          }
+          scf::YieldOp::create(lb, loc,
+                               ValueRange{acc, following(lb, stage),
+                                          following(lb, refillStage)});
+        });
+    return loop.getResult(0);
+  }
+
+  /// Copies k-tile `kt` of A and/or B into stage `stage`; only where
+  /// `predicate` holds, if there is one.
+  void copyTiles(OpBuilder &ob, Value kt, Value stage, Value predicate,
+                 bool copyA, bool copyB) {
+    IndexMath m{ob, loc};
+    Value k0 = m.mul(kt, bk);
+    auto [aRow, aCol] =
+        layoutA == Layout::Row ? std::pair(m0, k0) : std::pair(k0, m0);
+    auto [bRow, bCol] =
+        layoutB == Layout::Row ? std::pair(k0, n0) : std::pair(n0, k0);
+    if (copyA)
+      CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds,
+                         predicate);
+    if (copyB)
+      CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async, inBounds,
+                         predicate);
+  }
+  void copyStage(OpBuilder &ob, Value kt, Value stage,
+                 Value predicate = Value()) {
+    copyTiles(ob, kt, stage, predicate, true, true);
+  }
+
+  Value multiply(OpBuilder &lb, Value stage, Value acc,
+                 DenseI64ArrayAttr slice = {}, Value frags = Value()) {
+    return MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage, acc,
+                             warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
+                             LayoutAttr::get(ctx, layoutB), slice, frags);
+  }
+  Value loadFrags(OpBuilder &lb, Value stage, int64_t offset) {
+    return LoadFragsOp::create(lb, loc, fragsType, sa, stage, sb, stage,
+                               warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
+                               LayoutAttr::get(ctx, layoutB),
+                               lb.getDenseI64ArrayAttr({offset, kStep}));
+  }
+  /// The ring's stage after `stage`: stages travel as loop-carried indices,
+  /// so no iteration divides by S.
+  Value following(OpBuilder &ob, Value stage) {
+    IndexMath m{ob, loc};
+    Value next = m.add(stage, 1);
+    Value wraps = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                        next, m.c(stages));
+    return arith::SelectOp::create(ob, loc, wraps, m.c(0), next);
+  }
+
+  MatmulOp op;
+  gpu::GPUFuncOp kernel;
+  const ::tgemm::Schedule &schedule;
+  MLIRContext *ctx;
+  ConfigAttr config;
+  Location loc;
+  Layout layoutA, layoutB;
+  int64_t stages, bm, bn, bk;
+  // Set by build().
+  Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles;
+  AccumulatorType accType;
+  FragsType fragsType;
+  int64_t kStep = 0;
+  bool async = false, prefetch = false, interleave = false;
+  // The main loop being written: whole tiles (in_bounds) or any size.
+  bool inBounds = false;
+};
 
 /// Replaces `op` with a launch of a new kernel; `baseName` names both.
 LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
@@ -400,7 +433,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   if (target || op.getScheduleAttr())
     kernel->setAttr(ScheduleAttr::getAttrName(),
                     ScheduleAttr::get(ctx, schedule));
-  buildKernelBody(op, kernel, schedule);
+  KernelBodyWriter(op, kernel, schedule).build();
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.

@@ -60,7 +60,7 @@ def test_bad_options(example):
     source = example("gemm-f16-f32.mlir")
     assert "unknown swizzle 'zigzag'" in compile_error(source,
                                                        swizzle="zigzag")
-    assert "padding (3) must be a non-negative multiple of 16" in \
+    assert "padding (3) must be a multiple of 16 bytes between 0 and 256" in \
         compile_error(source, "wmma", padding=3)
     assert "stages (9) must be between 1 and 8" in compile_error(source,
                                                                  stages=9)

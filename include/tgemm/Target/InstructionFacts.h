@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace tgemm {
 
@@ -92,6 +93,107 @@ llvm::StringRef familyName(Family family);
 llvm::StringRef loweringName(Family family);
 /// "sm_80, sm_86, ..." for diagnostics.
 std::string knownChipNames();
+
+//===----------------------------------------------------------------------===//
+// Instruction atoms: how each instruction is spelled and which lane holds
+// which element of its fragments. The lowerings emit these strings and
+// index the fragments by these layouts; they do not restate them.
+//===----------------------------------------------------------------------===//
+
+/// The shape qualifier without its dot: `m16n8k16`.
+std::string shapeName(const InstrShape &shape);
+
+/// The PTX mnemonic of the fact's multiply-accumulate with every
+/// qualifier, as the PTX ISA spells it:
+///  - mma.sync (section "Matrix multiply-accumulate operation using mma
+///    instruction", "mma"): `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`
+///    (shape, .row.col, then d, a, b and c types); the layouts are always
+///    .row.col and `rowA`/`rowB` must say so.
+///  - wmma (section "wmma.mma"): `wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32`
+///    for f16 (d and c types), `...m16n16k16.f32.bf16.bf16.f32` for the
+///    others (d, a, b, c types).
+std::string ptxMnemonic(const MmaFact &fact, bool rowA = true,
+                        bool rowB = false);
+
+/// `ldmatrix.sync.aligned.m8n8.x<matrices>[.trans].shared.b16` (PTX ISA
+/// section "ldmatrix"): `matrices` (1, 2 or 4) 8x8 matrices of 16-bit
+/// elements, one 32-bit register of each per lane.
+std::string ldmatrixMnemonic(int matrices, bool trans);
+
+/// The operands of a multiply-accumulate, as fragments.
+enum class MmaOperand { A, B, Acc };
+
+/// The LLVM NVVM intrinsics of a wmma fact, for the precisions the NVVM
+/// dialect has no op for (the PTX ISA's wmma.load / wmma.mma / wmma.store
+/// with an explicit stride):
+///   `llvm.nvvm.wmma.m16n16k16.load.a.row.stride.bf16`,
+///   `llvm.nvvm.wmma.m16n16k16.mma.row.col.bf16`,
+///   `llvm.nvvm.wmma.m8n8k32.store.d.row.stride.s32`.
+/// Loads and stores are suffixed with the fragment's element type (A/B's or
+/// the accumulator's; an accumulator loads as `c`), the mma with A's.
+std::string wmmaLoadIntrinsic(const MmaFact &fact, MmaOperand fragment,
+                              bool rowMajor);
+std::string wmmaMmaIntrinsic(const MmaFact &fact, bool rowA, bool rowB);
+std::string wmmaStoreIntrinsic(const MmaFact &fact, bool rowMajor);
+
+/// A position in an instruction tile (m x n for the accumulator).
+struct TileCoord {
+  int64_t row, col;
+  bool operator==(const TileCoord &o) const {
+    return row == o.row && col == o.col;
+  }
+};
+
+/// One mode of a thread-value layout (CuTe's (shape, stride) pairs): the
+/// mode's index is (x / product of the extents of the modes before it) %
+/// extent, for x the lane or the value index; it moves `rowStride` rows and
+/// `colStride` columns.
+struct LayoutMode {
+  int64_t extent, rowStride, colStride;
+};
+
+/// Which lane holds which element of a fragment: element (row, col) of the
+/// instruction tile that value `v` of lane `lane` holds is
+/// laneCoord(lane) + valueCoord(v), each the sum of its modes. Values are
+/// elements, in register order: a register of `32 / bits` elements holds
+/// consecutive values, low half first.
+struct FragmentLayout {
+  llvm::ArrayRef<LayoutMode> laneModes;  // fastest first; extents make 32
+  llvm::ArrayRef<LayoutMode> valueModes; // fastest first
+
+  int64_t numValues() const;
+  TileCoord laneCoord(int64_t lane) const;
+  TileCoord valueCoord(int64_t value) const;
+  TileCoord operator()(int64_t lane, int64_t value) const {
+    TileCoord l = laneCoord(lane), v = valueCoord(value);
+    return {l.row + v.row, l.col + v.col};
+  }
+};
+
+/// The accumulator (C and D) layout of a mma.sync fact, PTX ISA sections
+/// "Matrix Fragments for mma.m16n8k8" (.tf32), "... mma.m16n8k16 with
+/// floating point type" (.f16, .bf16) and "... mma.m16n8k32" / "...
+/// mma.m16n8k64" (.s8, .u8, .e4m3, .e5m2, .s4): with groupID = lane / 4 and
+/// threadID_in_group = lane % 4, element i of the four is
+///   row = groupID + 8 * (i / 2), col = 2 * threadID_in_group + i % 2
+/// for every accumulator type (f32, s32, and f16 packed two to a register).
+const FragmentLayout &accumulatorLayout(const MmaFact &fact);
+
+/// Accumulator elements per 32-bit register: 2 for packed f16, else 1.
+int64_t accumulatorValuesPerRegister(const MmaFact &fact);
+
+/// The A or B fragment layout of a mma.sync fact in 32-bit registers, the
+/// same for every precision since each k-step is 32 bytes deep: value i is
+/// register i, rows are A's m (B's n) within the instruction tile, columns
+/// the byte along k of the register's first element (its others follow
+/// along k). From the same PTX ISA sections as accumulatorLayout, with
+/// groupID = lane / 4 and threadID_in_group = lane % 4:
+///   A: row = groupID + 8 * (i % 2), byte = 4 * threadID_in_group + 16 * (i / 2)
+///   B: row = groupID,               byte = 4 * threadID_in_group + 16 * i
+/// A and B have the same lane modes. (The accumulator's, in elements, is
+/// accumulatorLayout.)
+const FragmentLayout &operandRegisterLayout(const MmaFact &fact,
+                                            MmaOperand operand);
 
 } // namespace tgemm
 

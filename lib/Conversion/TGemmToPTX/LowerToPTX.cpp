@@ -5,13 +5,15 @@
 // shared memory for 16-byte stores. Every feature can be switched off.
 //
 // Fragment layouts are those of the PTX ISA, section "Matrix Fragments for
-// mma.m16n8k*": with g = lane / 4 and t = lane % 4, register i of A holds
-// row g + 8 * (i % 2) and bytes [4t, 4t + 4) + 16 * (i / 2) of a 16-row,
-// 32-byte-deep slice; register j of B holds column g and bytes
-// [4t, 4t + 4) + 16 * j of the 32-byte depth; accumulator registers 2r and
-// 2r + 1 hold row g + 8r, columns 2t and 2t + 1. For every precision the
+// mma.m16n8k*", as the facts table holds them (operandRegisterLayout,
+// accumulatorLayout): with g = lane / 4 and t = lane % 4, register i of A
+// holds row g + 8 * (i % 2) and bytes [4t, 4t + 4) + 16 * (i / 2) of a
+// 16-row, 32-byte-deep slice; register j of B holds column g and bytes
+// [4t, 4t + 4) + 16 * j of the 32-byte depth; accumulator elements 2r and
+// 2r + 1 are row g + 8r, columns 2t and 2t + 1. For every precision the
 // k-step of one mma.sync is 32 bytes deep, so an A fragment is four 8x8
-// b16 matrices and a B fragment two: exactly what ldmatrix loads.
+// b16 matrices and a B fragment two: exactly what ldmatrix loads (its lane
+// addressing below is the ldmatrix section's, not the table's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +43,8 @@ namespace {
 
 /// Bytes of depth one mma.sync consumes, for every precision (k x bits).
 constexpr int64_t kStepBytes = 32;
+/// The transposed fragment loads move 16-bit elements.
+constexpr int64_t kHalfBytes = 2;
 
 /// One mma.sync instruction of the facts table, and the PTX that issues it.
 struct MmaSyncAtom {
@@ -66,13 +70,69 @@ struct MmaSyncAtom {
     std::string aList = ptx.inputs(a, "r");
     std::string bList = ptx.inputs(bRegs, "r");
     std::string cList = ptx.inputs(c, accConstraint);
-    std::string acc = ::tgemm::ptxName(fact.acc).str();
-    std::string in = ::tgemm::ptxName(fact.a).str();
-    return ptx.emit(Twine("mma.sync.aligned.m") + Twine(m()) + "n" +
-                    Twine(n()) + "k" + Twine(k()) + ".row.col." + acc + "." +
-                    in + "." + in + "." + acc + " " + d + ", " + aList +
+    return ptx.emit(::tgemm::ptxMnemonic(fact) + " " + d + ", " + aList +
                     ", " + bList + ", " + cList + ";");
   }
+};
+
+/// The lane modes of a fragment layout of the facts table for one lane:
+/// the index of each mode, emitted once (slowest mode first), and the
+/// lane's row or column within the instruction tile from them.
+class LaneCoords {
+public:
+  LaneCoords() = default;
+  LaneCoords(IndexMath &im, ArrayRef<::tgemm::LayoutMode> modes, Value lane)
+      : modes(modes) {
+    SmallVector<int64_t> below(modes.size(), 1);
+    for (size_t i = 1; i < modes.size(); ++i)
+      below[i] = below[i - 1] * modes[i - 1].extent;
+    index.resize(modes.size());
+    for (size_t i = modes.size(); i-- > 0;) {
+      Value x = im.div(lane, below[i]);
+      // The slowest mode spans the rest of the warp's 32 lanes.
+      bool last = i + 1 == modes.size() && below[i] * modes[i].extent == 32;
+      index[i] = last ? x : im.rem(x, modes[i].extent);
+    }
+  }
+
+  /// Whether `layout` has these lane modes.
+  bool isLaneOf(const ::tgemm::FragmentLayout &layout) const {
+    return llvm::equal(modes, layout.laneModes,
+                       [](const ::tgemm::LayoutMode &x,
+                          const ::tgemm::LayoutMode &y) {
+                         return x.extent == y.extent &&
+                                x.rowStride == y.rowStride &&
+                                x.colStride == y.colStride;
+                       });
+  }
+
+  /// `base` (if any) + the lane's row + `offset`.
+  Value row(IndexMath &im, int64_t offset, Value base = Value()) const {
+    return sum(im, offset, base, /*rows=*/true, 1);
+  }
+  /// `base` (if any) + the lane's column in `unit`s + `offset`.
+  Value col(IndexMath &im, int64_t offset, Value base = Value(),
+            int64_t unit = 1) const {
+    return sum(im, offset, base, /*rows=*/false, unit);
+  }
+
+private:
+  Value sum(IndexMath &im, int64_t offset, Value base, bool rows,
+            int64_t unit) const {
+    Value total = base;
+    for (auto [mode, x] : llvm::zip_equal(modes, index)) {
+      int64_t stride = rows ? mode.rowStride : mode.colStride;
+      if (stride == 0)
+        continue;
+      assert(stride % unit == 0 && "a lane between units");
+      Value term = im.mul(x, stride / unit);
+      total = total ? im.add(total, term) : term;
+    }
+    return total ? im.add(total, offset) : im.c(offset);
+  }
+
+  ArrayRef<::tgemm::LayoutMode> modes;
+  SmallVector<Value> index; // of each lane mode
 };
 
 Value sharedAddress32(OpBuilder &b, Location loc, Value ptr) {
@@ -249,17 +309,20 @@ void PtxLowering::emitAsyncEdgeCopy(OpBuilder &builder, Location loc,
 /// Loads the fragments of one warp from one stage of the A and B rings.
 class FragmentLoader {
 public:
-  FragmentLoader(OpBuilder &b, Location loc, bool ldmatrix,
-                 const RingLayout &ringA, Value stageA, Layout layoutA,
-                 const RingLayout &ringB, Value stageB, Layout layoutB,
-                 Value warpRow, Value warpCol)
-      : b(b), loc(loc), im{b, loc}, useLdmatrix(ldmatrix), ringA(ringA),
-        stageA(stageA), layoutA(layoutA), ringB(ringB), stageB(stageB),
-        layoutB(layoutB), warpRow(warpRow), warpCol(warpCol) {
+  FragmentLoader(OpBuilder &b, Location loc, const MmaFact &fact,
+                 bool ldmatrix, const RingLayout &ringA, Value stageA,
+                 Layout layoutA, const RingLayout &ringB, Value stageB,
+                 Layout layoutB, Value warpRow, Value warpCol)
+      : b(b), loc(loc), im{b, loc}, fact(fact), useLdmatrix(ldmatrix),
+        ringA(ringA), stageA(stageA), layoutA(layoutA), ringB(ringB),
+        stageB(stageB), layoutB(layoutB), warpRow(warpRow), warpCol(warpCol),
+        regsA(::tgemm::operandRegisterLayout(fact, ::tgemm::MmaOperand::A)),
+        regsB(::tgemm::operandRegisterLayout(fact, ::tgemm::MmaOperand::B)) {
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     lane = im.rem(tid, 32);
-    group = im.div(lane, 4);
-    inGroup = im.rem(lane, 4);
+    // A and B share their lane modes (groupID, threadID_in_group).
+    laneRegs = LaneCoords(im, regsA.laneModes, lane);
+    assert(laneRegs.isLaneOf(regsB) && "A and B lanes differ");
   }
 
   /// The 4 registers of the A fragment for m-fragment `fm`, k-step `ks`.
@@ -279,15 +342,19 @@ public:
       return ldmatrix(ringA, stageA, row, im.div(im.mul(m, 2), 16), 4,
                       /*trans=*/true);
     }
+    // ld.shared of each register where the layout puts it: a word along k
+    // (A stored M x K), or two 16-bit elements of consecutive k (K x M).
     SmallVector<Value> regs;
-    for (int64_t i = 0; i < 4; ++i) {
-      Value m = im.add(im.add(m0, group), (i % 2) * 8);
+    for (int64_t i = 0; i < regsA.numValues(); ++i) {
+      ::tgemm::TileCoord at = regsA.valueCoord(i);
+      Value m = laneRegs.row(im, at.row, m0);
+      int64_t byte = ks * kStepBytes + at.col;
       if (layoutA == Layout::Row) {
-        Value byte = im.add(im.mul(inGroup, 4), ks * kStepBytes + (i / 2) * 16);
-        regs.push_back(loadWord(ringA, stageA, m, byte));
+        regs.push_back(
+            loadWord(ringA, stageA, m, laneRegs.col(im, byte)));
       } else {
-        Value k = im.add(im.mul(inGroup, 2), ks * 16 + (i / 2) * 8);
-        regs.push_back(loadHalfPair(ringA, stageA, k, im.mul(m, 2)));
+        Value k = laneRegs.col(im, byte / kHalfBytes, Value(), kHalfBytes);
+        regs.push_back(loadHalfPair(ringA, stageA, k, im.mul(m, kHalfBytes)));
       }
     }
     return regs;
@@ -317,16 +384,21 @@ public:
       return ldmatrix(ringB, stageB, row, im.div(im.mul(n, 2), 16),
                       2 * count, /*trans=*/true);
     }
+    // As for A: a word along k (B stored N x K), or two 16-bit elements of
+    // consecutive k (K x N). Every B register of a lane is one column n.
     SmallVector<Value> regs;
     for (int64_t f = 0; f < count; ++f) {
-      Value n = im.add(im.add(n0, f * 8), group);
-      for (int64_t j = 0; j < 2; ++j) {
+      Value n = laneRegs.row(im, 0, im.add(n0, f * fact.shape.n));
+      for (int64_t j = 0; j < regsB.numValues(); ++j) {
+        ::tgemm::TileCoord at = regsB.valueCoord(j);
+        assert(at.row == 0 && "a B register off its lane's column");
+        int64_t byte = ks * kStepBytes + at.col;
         if (layoutB == Layout::Col) {
-          Value byte = im.add(im.mul(inGroup, 4), ks * kStepBytes + j * 16);
-          regs.push_back(loadWord(ringB, stageB, n, byte));
+          regs.push_back(loadWord(ringB, stageB, n, laneRegs.col(im, byte)));
         } else {
-          Value k = im.add(im.mul(inGroup, 2), ks * 16 + j * 8);
-          regs.push_back(loadHalfPair(ringB, stageB, k, im.mul(n, 2)));
+          Value k = laneRegs.col(im, byte / kHalfBytes, Value(), kHalfBytes);
+          regs.push_back(
+              loadHalfPair(ringB, stageB, k, im.mul(n, kHalfBytes)));
         }
       }
     }
@@ -367,9 +439,8 @@ private:
           b, loc, address32,
           LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(xorBytes)));
     std::string address = ptx.input(address32, "r");
-    return ptx.emit(Twine("ldmatrix.sync.aligned.m8n8.x") + Twine(matrices) +
-                    (trans ? ".trans" : "") + ".shared.b16 " + regs + ", [" +
-                    address + "];");
+    return ptx.emit(::tgemm::ldmatrixMnemonic(matrices, trans) + " " + regs +
+                    ", [" + address + "];");
   }
 
   Value loadWord(const RingLayout &ring, Value stage, Value row, Value byte) {
@@ -397,6 +468,7 @@ private:
   OpBuilder &b;
   Location loc;
   IndexMath im;
+  const MmaFact &fact;
   bool useLdmatrix;
   const RingLayout &ringA;
   Value stageA;
@@ -405,7 +477,9 @@ private:
   Value stageB;
   Layout layoutB;
   Value warpRow, warpCol;
-  Value lane, group, inGroup;
+  const ::tgemm::FragmentLayout &regsA, &regsB; // in registers and bytes
+  Value lane;
+  LaneCoords laneRegs; // the lane's part of both
 };
 
 /// Loads k-step `ks` of the warp's fragments.
@@ -433,7 +507,8 @@ FragmentLoader makeLoader(OpBuilder &b, Location loc,
       ringA.stagePointer(b, loc, adaptor.getA(), adaptor.getAStage());
   Value stageB =
       ringB.stagePointer(b, loc, adaptor.getB(), adaptor.getBStage());
-  return FragmentLoader(b, loc, lowering.ldmatrix, ringA, stageA,
+  return FragmentLoader(b, loc, lowering.fact, lowering.ldmatrix, ringA,
+                        stageA,
                         op.getLayoutA(), ringB, stageB, op.getLayoutB(),
                         adaptor.getWarpRow(), adaptor.getWarpCol());
 }
@@ -553,8 +628,7 @@ public:
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value warp = im.div(tid, 32);
     lane = im.rem(tid, 32);
-    group = im.div(lane, 4);
-    inGroup = im.rem(lane, 4);
+    accLane = LaneCoords(im, accLayout.laneModes, lane);
     slab = getScratchPointer(b, loc, lowering.plan, lowering.module,
                              im.mul(warp, 16 * lowering.slabPitch));
   }
@@ -564,27 +638,33 @@ public:
 
   void write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const override {
     IndexMath im{b, loc};
-    // Accumulator registers 2r, 2r + 1 are row g + 8r, columns 2t, 2t + 1;
-    // packed f16x2 registers hold both columns in one.
-    int64_t pairsPerReg = accElement.isF16() ? 2 : 1;
-    Type pairType = VectorType::get({2 / pairsPerReg}, lowering.atom.accReg);
-    int64_t perRow = frags.regs / 2;
+    // Values 2p and 2p + 1 of the accumulator layout are adjacent columns
+    // of one row: one store of two elements each, from one packed f16x2
+    // register or two.
+    int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
+    int64_t regsPerPair = 2 / perReg;
+    Type pairType = VectorType::get({regsPerPair}, lowering.atom.accReg);
     for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
       ArrayRef<Value> c = frags.fragment(acc, fm, fn);
-      for (int64_t r = 0; r < 2; ++r) {
-        Value row = im.add(group, r * 8);
-        Value col = im.add(im.mul(inGroup, 2), fn * 8);
+      for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
+        ::tgemm::TileCoord at = accLayout.valueCoord(v);
+        assert((accLayout.valueCoord(v + 1) ==
+                ::tgemm::TileCoord{at.row, at.col + 1}) &&
+               "an accumulator pair is two adjacent columns");
+        Value row = accLane.row(im, at.row);
+        Value col = accLane.col(im, at.col + fn * lowering.atom.n());
         Value ptr = offsetSharedPointer(
             b, loc, slab,
             im.add(im.mul(row, lowering.slabPitch), im.mul(col, accBytes)));
+        ArrayRef<Value> regs = c.slice(v / perReg, regsPerPair);
         Value value;
-        if (perRow == 1) {
-          value = c[r];
+        if (regsPerPair == 1) {
+          value = regs.front();
         } else {
           value = LLVM::PoisonOp::create(b, loc, pairType);
-          for (int64_t i = 0; i < perRow; ++i)
+          for (int64_t i = 0; i < regsPerPair; ++i)
             value = LLVM::InsertElementOp::create(
-                b, loc, value, c[r * perRow + i],
+                b, loc, value, regs[i],
                 LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(i)));
         }
         LLVM::StoreOp::create(b, loc, value, ptr, 2 * accBytes);
@@ -613,8 +693,11 @@ public:
 
 private:
   const PtxLowering &lowering;
+  const ::tgemm::FragmentLayout &accLayout =
+      ::tgemm::accumulatorLayout(lowering.fact);
   int64_t accBytes, perVector, vectorsPerRow;
-  Value lane, group, inGroup, slab;
+  Value lane, slab;
+  LaneCoords accLane; // the lane's part of the accumulator layout
 };
 
 void PtxLowering::populatePatterns(RewritePatternSet &patterns,

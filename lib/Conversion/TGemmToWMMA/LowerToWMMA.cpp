@@ -32,7 +32,7 @@ namespace {
 // The WMMA instruction of one precision
 //===----------------------------------------------------------------------===//
 
-enum class Frag { A, B };
+using ::tgemm::MmaOperand;
 
 NVVM::MMATypes toMmaType(ElemKind kind) {
   switch (kind) {
@@ -96,22 +96,19 @@ public:
 
   /// Loads an A or B fragment from shared memory at `ptr`, rows `stride`
   /// elements apart.
-  SmallVector<Value> load(OpBuilder &b, Location loc, Frag frag, Value ptr,
+  SmallVector<Value> load(OpBuilder &b, Location loc, MmaOperand frag, Value ptr,
                           Value stride, Layout layout) const {
-    int regs = frag == Frag::A ? fact.regsA : fact.regsB;
+    int regs = frag == MmaOperand::A ? fact.regsA : fact.regsB;
     Type result = structOf(b.getContext(), regA, regs);
     Value value;
     if (nvvmOps) {
       value = NVVM::WMMALoadOp::create(
           b, loc, result, ptr, stride, m(), n(), k(), toMmaLayout(layout),
           toMmaType(fact.a),
-          frag == Frag::A ? NVVM::MMAFrag::a : NVVM::MMAFrag::b);
+          frag == MmaOperand::A ? NVVM::MMAFrag::a : NVVM::MMAFrag::b);
     } else {
-      std::string name = (Twine("llvm.nvvm.wmma.") + geometry() + ".load." +
-                          (frag == Frag::A ? "a" : "b") + "." +
-                          stringifyLayout(layout) + ".stride." +
-                          ::tgemm::ptxName(fact.a))
-                             .str();
+      std::string name =
+          ::tgemm::wmmaLoadIntrinsic(fact, frag, layout == Layout::Row);
       value = callIntrinsic(b, loc, name, result, {ptr, stride});
     }
     return unpack(b, loc, value, regs);
@@ -131,11 +128,8 @@ public:
                                   toMmaLayout(layoutA), toMmaLayout(layoutB),
                                   toMmaType(fact.a), toMmaType(fact.acc), args);
     } else {
-      std::string name = (Twine("llvm.nvvm.wmma.") + geometry() + ".mma." +
-                          stringifyLayout(layoutA) + "." +
-                          stringifyLayout(layoutB) + "." +
-                          ::tgemm::ptxName(fact.a))
-                             .str();
+      std::string name = ::tgemm::wmmaMmaIntrinsic(
+          fact, layoutA == Layout::Row, layoutB == Layout::Row);
       d = callIntrinsic(b, loc, name, result, args);
     }
     return unpack(b, loc, d, fact.regsAcc);
@@ -151,9 +145,7 @@ public:
                                 stride);
       return;
     }
-    std::string name = (Twine("llvm.nvvm.wmma.") + geometry() +
-                        ".store.d.row.stride." + ::tgemm::ptxName(fact.acc))
-                           .str();
+    std::string name = ::tgemm::wmmaStoreIntrinsic(fact, /*rowMajor=*/true);
     SmallVector<Value> args{ptr};
     llvm::append_range(args, d);
     args.push_back(stride);
@@ -161,11 +153,6 @@ public:
   }
 
 private:
-  std::string geometry() const {
-    return (Twine("m") + Twine(m()) + "n" + Twine(n()) + "k" + Twine(k()))
-        .str();
-  }
-
   static Type structOf(MLIRContext *ctx, Type reg, int regs) {
     if (regs == 1)
       return reg;
@@ -283,14 +270,14 @@ public:
       Value ptr = offsetSharedPointer(
           b, loc, baseA,
           offset(ringA, layoutA == Layout::Row, m, ks * atom.k()));
-      step.a.push_back(atom.load(b, loc, Frag::A, ptr, strideA, layoutA));
+      step.a.push_back(atom.load(b, loc, MmaOperand::A, ptr, strideA, layoutA));
     }
     for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
       Value n = im.add(warpCol, fn * atom.n());
       Value ptr = offsetSharedPointer(
           b, loc, baseB,
           offset(ringB, layoutB == Layout::Col, n, ks * atom.k()));
-      step.b.push_back(atom.load(b, loc, Frag::B, ptr, strideB, layoutB));
+      step.b.push_back(atom.load(b, loc, MmaOperand::B, ptr, strideB, layoutB));
     }
     return step;
   }

@@ -106,6 +106,12 @@ static int64_t toProblemSize(int64_t size) {
           c.getRaster()};
 }
 
+LogicalResult mlir::tgemm::emitMissingTarget(Operation *op) {
+  return op->emitOpError() << "has no target: set the module's tgemm.target "
+                              "(--tgemm-attach-target, as --tgemm-pipeline "
+                              "does)";
+}
+
 LogicalResult mlir::tgemm::emitViolation(Operation *op,
                                          const ::tgemm::Violation &v) {
   return op->emitOpError() << v.message;

@@ -50,6 +50,9 @@ MatmulKinds getMatmulKinds(MatmulOp op);
 /// (itself included) that has one, or null.
 TargetAttr lookupTarget(Operation *op);
 
+/// The error for an op that needs a target and has none.
+LogicalResult emitMissingTarget(Operation *op);
+
 /// The problem a matmul states, for the legality module.
 ::tgemm::Problem getProblem(MatmulOp op);
 /// The fields of a tile config.
