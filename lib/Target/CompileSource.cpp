@@ -46,16 +46,12 @@ CompileResult compileSource(const std::string &source,
                 << " is not one of 0, 1, 2, 3\n";
     return result;
   }
-  if (!::tgemm::lookupChip(options.chip)) {
-    diagnostics << "error: unknown chip '" << options.chip
-                << "'; known chips: " << ::tgemm::knownChipNames() << "\n";
-    return result;
-  }
-  if (!::tgemm::parseSwizzle(options.swizzle)) {
-    diagnostics << "error: unknown swizzle '" << options.swizzle
-                << "'; expected xor, pad or none\n";
-    return result;
-  }
+  for (std::string error : {::tgemm::chipNameError(options.chip),
+                            ::tgemm::swizzleNameError(options.swizzle)})
+    if (!error.empty()) {
+      diagnostics << "error: " << error << "\n";
+      return result;
+    }
   pipeline.chip = options.chip;
   pipeline.stages = options.stages;
   // Schedule options override the selected schedule only where they leave

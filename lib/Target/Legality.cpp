@@ -99,6 +99,27 @@ llvm::StringRef tgemm::swizzleName(Swizzle swizzle) {
   llvm_unreachable("unknown swizzle");
 }
 
+std::string tgemm::chipNameError(llvm::StringRef name) {
+  if (name.empty() || lookupChip(name))
+    return "";
+  return ("unknown chip '" + name + "'; known chips: " +
+          knownChipNames())
+      .str();
+}
+
+std::string tgemm::familyNameError(llvm::StringRef name) {
+  if (name.empty() || parseFamily(name))
+    return "";
+  return ("unknown instruction family '" + name + "'; expected wmma or ptx")
+      .str();
+}
+
+std::string tgemm::swizzleNameError(llvm::StringRef name) {
+  if (parseSwizzle(name))
+    return "";
+  return ("unknown swizzle '" + name + "'; expected xor, pad or none").str();
+}
+
 Schedule tgemm::defaultSchedule(Family family, const TileConfig &config,
                                 int64_t prefetchMinWarps) {
   Schedule s;

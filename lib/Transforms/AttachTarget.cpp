@@ -19,14 +19,10 @@ struct AttachTargetPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *) override {
-    if (!chip.empty() && !::tgemm::lookupChip(chip))
-      return failure(reportOptionError(
-          "chip", "unknown chip '" + chip + "'; known chips: " +
-                      ::tgemm::knownChipNames()));
-    if (!family.empty() && !::tgemm::parseFamily(family))
-      return failure(reportOptionError(
-          "family", "unknown instruction family '" + family +
-                        "'; expected wmma or ptx"));
+    if (std::string error = chipNameError(chip); !error.empty())
+      return failure(reportOptionError("chip", error));
+    if (std::string error = familyNameError(family); !error.empty())
+      return failure(reportOptionError("family", error));
     return success();
   }
 

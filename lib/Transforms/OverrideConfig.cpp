@@ -20,9 +20,9 @@ struct OverrideConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *) override {
-    if (swizzle.hasValue() && !::tgemm::parseSwizzle(swizzle))
-      return failure(reportOptionError(
-          "swizzle", "unknown swizzle '" + swizzle + "'; expected xor, pad or none"));
+    if (swizzle.hasValue())
+      if (std::string error = swizzleNameError(swizzle); !error.empty())
+        return failure(reportOptionError("swizzle", error));
     if (stages < 0 || stages > kMaxOptionValue)
       return failure(reportOptionError(
           "stages", "expected an integer between 0 and " +

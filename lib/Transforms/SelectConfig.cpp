@@ -116,14 +116,14 @@ struct SelectConfigPass
             !tryConfig(op, *fallback,
                        ::tgemm::defaultSchedule(target.family, *fallback),
                        target)) {
+          failed = true;
           // Say why: the op's own rules, else the default config's.
-          if (failed = ::mlir::failed(verifyForTarget(op, target)); failed)
+          if (::mlir::failed(verifyForTarget(op, target)))
             return;
           op.emitOpError() << "has no tile config and neither a tuned nor "
                               "the default config fits it on "
                            << target.chip->name << " with the " << lowering
                            << " lowering";
-          failed = true;
           return;
         }
         source = "default";

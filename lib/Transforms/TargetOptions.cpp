@@ -30,28 +30,24 @@ bool FlagOptionParser::parse(llvm::cl::Option &, StringRef name,
 
 bool ChipOptionParser::parse(llvm::cl::Option &, StringRef name,
                              StringRef arg, std::string &value) {
-  if (!arg.empty() && !::tgemm::lookupChip(arg))
-    return reportOptionError(name, "unknown chip '" + arg +
-                                       "'; known chips: " +
-                                       ::tgemm::knownChipNames());
+  if (std::string error = chipNameError(arg); !error.empty())
+    return reportOptionError(name, error);
   value = arg.str();
   return false;
 }
 
 bool FamilyOptionParser::parse(llvm::cl::Option &, StringRef name,
                                StringRef arg, std::string &value) {
-  if (!arg.empty() && arg != "wmma" && arg != "ptx")
-    return reportOptionError(name, "unknown instruction family '" + arg +
-                                       "'; expected wmma or ptx");
+  if (std::string error = familyNameError(arg); !error.empty())
+    return reportOptionError(name, error);
   value = arg.str();
   return false;
 }
 
 bool SwizzleOptionParser::parse(llvm::cl::Option &, StringRef name,
                                 StringRef arg, std::string &value) {
-  if (!::tgemm::parseSwizzle(arg))
-    return reportOptionError(name, "unknown swizzle '" + arg +
-                                       "'; expected xor, pad or none");
+  if (std::string error = swizzleNameError(arg); !error.empty())
+    return reportOptionError(name, error);
   value = arg.str();
   return false;
 }

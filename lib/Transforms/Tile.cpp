@@ -451,9 +451,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   Value gridY = size(op.getC(), firstMatrixDim, config.getBlockM());
   Value one = im.c(1);
   Value gridZ = op.isBatched() ? size(op.getC(), 0, 1) : one;
-  MatmulKinds kinds = getMatmulKinds(op);
   // The plan the lowering lays out (it writes the same number again).
-  (void)kinds;
   int64_t sharedBytes =
       ::tgemm::planSharedMemory(getProblem(op), getTileConfig(config),
                                 schedule,

@@ -51,6 +51,12 @@ enum class Swizzle {
 std::optional<Swizzle> parseSwizzle(llvm::StringRef name);
 llvm::StringRef swizzleName(Swizzle swizzle);
 
+/// What is wrong with a chip, family or swizzle name, as a message, or an
+/// empty string for a valid (or, for chip and family, empty) one.
+std::string chipNameError(llvm::StringRef name);
+std::string familyNameError(llvm::StringRef name);
+std::string swizzleNameError(llvm::StringRef name);
+
 /// The fields of `#tgemm.schedule`: how the k-loop and the lowering order
 /// and place the work of a tile config.
 struct Schedule {

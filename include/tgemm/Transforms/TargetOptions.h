@@ -23,6 +23,9 @@ namespace mlir::tgemm {
 /// Reports a bad option value as `error: option 'NAME': MESSAGE`; returns
 /// true, as llvm::cl parsers do on failure.
 bool reportOptionError(llvm::StringRef option, const llvm::Twine &message);
+using ::tgemm::chipNameError;
+using ::tgemm::familyNameError;
+using ::tgemm::swizzleNameError;
 
 /// `true`/`false` (also 1/0), with an `error:` otherwise.
 struct FlagOptionParser : public llvm::cl::parser<bool> {

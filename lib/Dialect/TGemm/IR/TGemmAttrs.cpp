@@ -78,13 +78,10 @@ FailureOr<::tgemm::Family> mlir::tgemm::parseFamilyField(AsmParser &parser) {
   StringRef keyword;
   if (parser.parseKeyword(&keyword))
     return failure();
-  if (keyword == "wmma")
-    return ::tgemm::Family::Wmma;
-  if (keyword == "ptx")
-    return ::tgemm::Family::MmaSync;
-  return parser.emitError(loc)
-         << "unknown instruction family '" << keyword
-         << "'; expected wmma or ptx";
+  if (std::optional<::tgemm::Family> family = ::tgemm::parseFamily(keyword);
+      family && keyword != "mma.sync")
+    return *family;
+  return parser.emitError(loc) << ::tgemm::familyNameError(keyword);
 }
 
 FailureOr<::tgemm::Swizzle> mlir::tgemm::parseSwizzleField(AsmParser &parser) {
@@ -94,15 +91,13 @@ FailureOr<::tgemm::Swizzle> mlir::tgemm::parseSwizzleField(AsmParser &parser) {
     return failure();
   if (std::optional<::tgemm::Swizzle> swizzle = ::tgemm::parseSwizzle(keyword))
     return *swizzle;
-  return parser.emitError(loc) << "unknown swizzle '" << keyword
-                               << "'; expected xor, pad or none";
+  return parser.emitError(loc) << ::tgemm::swizzleNameError(keyword);
 }
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef chip, ::tgemm::Family) {
-  if (!::tgemm::lookupChip(chip))
-    return emitError() << "unknown chip '" << chip
-                       << "'; known chips: " << ::tgemm::knownChipNames();
+  if (std::string error = ::tgemm::chipNameError(chip); !error.empty())
+    return emitError() << error;
   return success();
 }
 
