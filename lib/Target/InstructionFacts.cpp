@@ -174,6 +174,27 @@ llvm::StringRef tgemm::ptxName(ElemKind kind) {
   llvm_unreachable("unknown element kind");
 }
 
+llvm::StringRef tgemm::irSpelling(ElemKind kind) {
+  switch (kind) {
+  case ElemKind::TF32:
+    return "f32";
+  case ElemKind::S8:
+    return "i8";
+  case ElemKind::U8:
+    return "ui8";
+  case ElemKind::S4:
+    return "i4";
+  case ElemKind::E4M3:
+    return "f8E4M3FN";
+  case ElemKind::E5M2:
+    return "f8E5M2";
+  case ElemKind::S32:
+    return "i32";
+  default:
+    return ptxName(kind); // f16, bf16, f32 are spelled alike
+  }
+}
+
 llvm::StringRef tgemm::familyName(Family family) {
   return family == Family::Wmma ? "wmma" : "mma.sync";
 }

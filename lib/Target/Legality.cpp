@@ -55,31 +55,6 @@ RingShapes ringShapes(const Problem &p, const TileConfig &c) {
 
 } // namespace
 
-llvm::StringRef tgemm::irSpelling(ElemKind kind) {
-  switch (kind) {
-  case ElemKind::F16:
-    return "f16";
-  case ElemKind::BF16:
-    return "bf16";
-  case ElemKind::TF32:
-  case ElemKind::F32:
-    return "f32";
-  case ElemKind::S8:
-    return "i8";
-  case ElemKind::U8:
-    return "ui8";
-  case ElemKind::S4:
-    return "i4";
-  case ElemKind::E4M3:
-    return "f8E4M3FN";
-  case ElemKind::E5M2:
-    return "f8E5M2";
-  case ElemKind::S32:
-    return "i32";
-  }
-  llvm_unreachable("unknown element kind");
-}
-
 std::optional<Swizzle> tgemm::parseSwizzle(llvm::StringRef name) {
   for (Swizzle swizzle : {Swizzle::Xor, Swizzle::Pad, Swizzle::None})
     if (swizzleName(swizzle) == name)

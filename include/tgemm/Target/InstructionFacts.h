@@ -84,6 +84,9 @@ std::optional<Family> parseFamily(llvm::StringRef name);
 int64_t bitWidth(ElemKind kind);
 /// The name PTX uses for the kind (`f16`, `tf32`, `s8`, `e4m3`, ...).
 llvm::StringRef ptxName(ElemKind kind);
+/// How MLIR spells the kind (`f32` for TF32, `i8` for S8, ...), so that
+/// messages speak the IR's language.
+llvm::StringRef irSpelling(ElemKind kind);
 /// The element kind `ptxName` spells `name` (`f16`, `tf32`, `s8`, ...), as
 /// manifests and tuning databases write it.
 std::optional<ElemKind> parseElemKind(llvm::StringRef name);

@@ -186,10 +186,6 @@ constexpr int64_t kMaxAccumulatorRegisters = 192;
 /// "Technical Specifications per Compute Capability").
 constexpr int64_t kMaxGridX = 2147483647, kMaxGridYZ = 65535;
 
-/// How MLIR spells an element kind (`f32` for TF32, `i8` for S8, ...), so
-/// that messages speak the IR's language.
-llvm::StringRef irSpelling(ElemKind kind);
-
 } // namespace tgemm
 
 #endif // TGEMM_TARGET_LEGALITY_H
