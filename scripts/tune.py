@@ -4,11 +4,11 @@ measured on the GPU, the fastest checked one written to the config database
 that the compiler's `config auto` and scripts/study.py read.
 
   scripts/tune.py prepare [DIR]   here (LLVM/MLIR, no GPU): enumerate
-                                  candidate configs, prune (a lower bound of
-                                  shared memory and the accumulator's
-                                  registers; then what the compiler rejects
-                                  and what spills more than MAX_SPILL_BYTES
-                                  by ptxas), keep the best by a
+                                  candidate configs, prune (the compiler's
+                                  legality module, through the Python
+                                  extension, and the accumulator's
+                                  registers; then what spills more than
+                                  MAX_SPILL_BYTES by ptxas), keep the best by a
                                   heuristic up to a GPU-time budget, compile
                                   them under DIR (default build/tune), write
                                   DIR/plan.txt and DIR/candidates.csv
@@ -63,10 +63,9 @@ NO_SWIZZLE = "-"  # the swizzle tag of wmma kernels
 # 18 to leave room for the estimate's error.
 BUDGET_S = 1080
 
-# sm_90 (H200) limits for the heuristic and the shared-memory bound.
+# sm_90 (H200) limits for the heuristic (the compiler checks the block's).
 SMS = 132
 SMEM_PER_SM = 233472
-SMEM_PER_BLOCK = 232448
 REGS_PER_SM = 65536
 THREADS_PER_SM = 2048
 BLOCKS_PER_SM = 32
@@ -95,14 +94,45 @@ def bk_values(precision):
     return tuple(b * 8 // precision.bits for b in BK_BYTES)
 
 
+_LEGALITY = {}
+
+
+def load_legality(tgemm_opt):
+    """The legality module (tgemm::checkForTarget and the shared-memory
+    plan), through the Python extension built beside `tgemm_opt`
+    (BUILD/bin/tgemm-opt -> BUILD/python)."""
+    if "check" not in _LEGALITY:
+        build = os.path.dirname(os.path.dirname(os.path.abspath(tgemm_opt)))
+        sys.path.insert(0, os.path.join(build, "python"))
+        try:
+            import tgemm
+            _LEGALITY["check"] = tgemm.compiler.extension().check_config
+        except ImportError as error:
+            raise SystemExit("tune.py asks tgemm's legality module through "
+                             "the Python extension: %s" % error)
+    return _LEGALITY["check"]
+
+
+def legality(precision, lowering, config, swizzle):
+    """The compiler's verdict on a candidate (dynamic sizes, A row-major, B
+    column-major, on sm_90): {rule, message, shared_memory}, cached."""
+    key = (precision.name, lowering, config, swizzle)
+    if key not in _LEGALITY:
+        check = _LEGALITY.get("check")
+        if check is None:
+            raise SystemExit("tune.py: load_legality() first")
+        _LEGALITY[key] = check(
+            precision.a, precision.b, precision.acc, precision.c, True, False,
+            None, None, None, list(config.block), list(config.warps),
+            config.stages, config.raster, "sm_90", lowering,
+            None if swizzle == NO_SWIZZLE else swizzle)
+    return _LEGALITY[key]
+
+
 def ring_bytes(precision, config, swizzle, lowering):
-    """A lower bound of the shared memory: the stage rings alone (plus the
-    row padding of pad and of wmma)."""
-    bm, bn, bk = config.block
-    row = bk * precision.bits // 8
-    if swizzle == "pad" or lowering == "wmma":
-        row += 16
-    return config.stages * (bm + bn) * row
+    """The kernel's dynamic shared memory as the compiler plans it (rings,
+    padding and epilogue scratch): what the manifest will say."""
+    return legality(precision, lowering, config, swizzle)["shared_memory"]
 
 
 def acc_regs(precision, config):
@@ -113,14 +143,13 @@ def acc_regs(precision, config):
 
 
 def prune(precision, lowering, config, swizzle):
-    """Why a candidate cannot work, found without compiling: None, or
-    'registers' (the accumulator alone needs more than MAX_ACC_REGS per
-    thread) or 'shared memory' (the stage rings alone exceed a block's)."""
+    """Why a candidate is not worth compiling: None, 'registers' (the
+    accumulator alone needs more than MAX_ACC_REGS per thread, which
+    spills), or the name of the legality rule the compiler would reject it
+    by ('shared-memory', 'warp-tile', ...)."""
     if acc_regs(precision, config) > MAX_ACC_REGS:
         return "registers"
-    if ring_bytes(precision, config, swizzle, lowering) > SMEM_PER_BLOCK:
-        return "shared memory"
-    return None
+    return legality(precision, lowering, config, swizzle)["rule"]
 
 
 def score(precision, lowering, config, swizzle, shape):
@@ -306,6 +335,7 @@ def compiled_ok(result):
 def prepare(args):
     tools = find_tools(args.bin, args.ptxas)
     require_tools(tools)
+    load_legality(tools.opt)
     if not os.path.exists(tools.ptxas):
         raise SystemExit("%s not found: the spill check needs ptxas "
                          "(--ptxas)" % tools.ptxas)

@@ -645,8 +645,7 @@ LogicalResult mlir::tgemm::lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
   lowering.populatePatterns(patterns, converter);
   if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
     return failure();
-  finishKernelLaunches(module, kernel, name, lowering.plan.totalBytes);
-  return success();
+  return finishKernelLaunches(module, kernel, name, lowering.plan.totalBytes);
 }
 
 LogicalResult mlir::tgemm::lowerKernels(ModuleOp module, ::tgemm::Family family,

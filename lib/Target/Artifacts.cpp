@@ -11,7 +11,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,30 +19,6 @@
 
 using namespace mlir;
 using namespace mlir::tgemm;
-
-static llvm::json::Value toJson(Attribute attr) {
-  if (auto s = dyn_cast<StringAttr>(attr))
-    return s.getValue().str();
-  if (auto flag = dyn_cast<BoolAttr>(attr))
-    return flag.getValue();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getInt();
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValueAsDouble();
-  if (auto a = dyn_cast<ArrayAttr>(attr)) {
-    llvm::json::Array out;
-    for (Attribute e : a)
-      out.push_back(toJson(e));
-    return out;
-  }
-  if (auto d = dyn_cast<DictionaryAttr>(attr)) {
-    llvm::json::Object out;
-    for (NamedAttribute e : d)
-      out[e.getName().getValue()] = toJson(e.getValue());
-    return out;
-  }
-  return nullptr; // UnitAttr: an unknown (dynamic) size
-}
 
 FailureOr<SmallVector<CompiledModule>>
 mlir::tgemm::collectCompiledModules(ModuleOp module) {
@@ -74,27 +49,52 @@ mlir::tgemm::collectCompiledModules(ModuleOp module) {
 FailureOr<std::string>
 mlir::tgemm::buildManifestJson(ModuleOp module,
                                ArrayRef<CompiledModule> modules) {
-  llvm::json::Array kernels;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    auto manifest = launch->getAttrOfType<DictionaryAttr>(kManifestAttrName);
-    if (!manifest)
-      return;
-    llvm::json::Object kernel = std::move(*toJson(manifest).getAsObject());
-    kernel["chip"] = nullptr;
-    for (const CompiledModule &m : modules)
-      if (m.name == launch.getKernelModuleName().getValue())
-        kernel["chip"] = m.chip;
-    kernels.push_back(std::move(kernel));
+  ::tgemm::runtime::Manifest manifest;
+  WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
+    if (!launch->hasAttr(kManifestAttrName))
+      return WalkResult::advance();
+    FailureOr<::tgemm::runtime::KernelManifest> kernel = readManifest(launch);
+    if (failed(kernel))
+      return WalkResult::interrupt();
+    if (kernel->lowering.empty()) {
+      mlir::emitError(launch.getLoc())
+          << "kernel '" << kernel->name
+          << "' is not lowered yet (its manifest has no lowering): run "
+             "--tgemm-pipeline, or a lowering and gpu-module-to-binary, first";
+      return WalkResult::interrupt();
+    }
+    StringRef kernelModule = launch.getKernelModuleName().getValue();
+    const CompiledModule *compiled = llvm::find_if(
+        modules, [&](const CompiledModule &m) { return m.name == kernelModule; });
+    if (compiled == modules.end()) {
+      mlir::emitError(launch.getLoc()) << "kernel module '" << kernelModule
+                         << "' is not compiled (no gpu.binary with NVVM "
+                            "PTX), so the manifest has no chip for it";
+      return WalkResult::interrupt();
+    }
+    kernel->chip = compiled->chip;
+    manifest.kernels.push_back(std::move(*kernel));
+    return WalkResult::advance();
   });
-  if (kernels.empty()) {
+  if (walk.wasInterrupted())
+    return failure();
+  if (manifest.kernels.empty()) {
     emitError(module.getLoc())
         << "no tgemm kernel launch (gpu.launch_func with " << kManifestAttrName
         << ") in the input";
     return failure();
   }
-  llvm::json::Object root{{"version", 1}, {"kernels", std::move(kernels)}};
-  return llvm::formatv("{0:2}", llvm::json::Value(std::move(root))).str() +
-         "\n";
+  // What the runtime reads back is the final check: a manifest that its
+  // validator would refuse is never written.
+  std::string text = ::tgemm::runtime::writeManifest(manifest), error;
+  ::tgemm::runtime::Manifest reread;
+  if (!::tgemm::runtime::tryParseManifest(text, "manifest", reread, error)) {
+    emitError(module.getLoc())
+        << "the launch manifest does not pass the runtime's validator: "
+        << error;
+    return failure();
+  }
+  return text;
 }
 
 std::string mlir::tgemm::findPtxas(StringRef explicitPath) {

@@ -464,9 +464,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
       b, loc, kernel, gpu::KernelDim3{gridX, gridY, gridZ},
       gpu::KernelDim3{im.c(threads), one, one}, shared,
       ValueRange(operands));
-  launch->setAttr(kManifestAttrName,
-                  buildManifest(op, gpuModule.getName(), kernel.getName(),
-                                sharedBytes));
+  setManifest(launch, buildManifest(op, gpuModule.getName(),
+                                    kernel.getName(), sharedBytes));
   op.erase();
   return success();
 }

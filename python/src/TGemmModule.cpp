@@ -11,10 +11,14 @@
 #include "tgemm/Target/CompileSource.h"
 #include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Target/InstructionFacts.h"
+#include "tgemm/Target/Legality.h"
+#include "tgemm/runtime/ElementType.h"
+#include "tgemm/runtime/Manifest.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <optional>
 
 namespace py = pybind11;
@@ -105,6 +109,87 @@ PYBIND11_MODULE(_tgemm, m) {
       "The default tile config for A x B -> acc (element kinds named as in "
       "the manifest: f16, bf16, tf32, s8, u8, s4, e4m3, e5m2, f32, s32), or "
       "None when no instruction computes it.");
+
+  m.def(
+      "element_types",
+      [] { return ::tgemm::runtime::elementTypesJson(); },
+      "tgemm's element types as JSON text (name, mlir, bits, integer, "
+      "float8, operand, result): the table the compiler and the runtime "
+      "share.");
+
+  m.def(
+      "check_manifest",
+      [](const std::string &text, const std::string &name) -> py::object {
+        ::tgemm::runtime::Manifest manifest;
+        std::string error;
+        if (::tgemm::runtime::tryParseManifest(text, name, manifest, error))
+          return py::none();
+        return py::str(error);
+      },
+      py::arg("text"), py::arg("name"),
+      "Checks manifest text with the runtime's own reader: None if it is "
+      "valid, else the reason (\"NAME: kernels[0].grid: ...\").");
+
+  m.def(
+      "check_config",
+      [](const std::string &a, const std::string &b, const std::string &acc,
+         const std::string &c, bool rowA, bool rowB, std::optional<int64_t> m,
+         std::optional<int64_t> n, std::optional<int64_t> k,
+         std::array<int64_t, 3> block, std::array<int64_t, 2> warps,
+         int64_t stages, int64_t raster, const std::string &chip,
+         const std::string &family,
+         std::optional<std::string> swizzle) -> py::object {
+        auto ka = tgemm::parseElemKind(a), kb = tgemm::parseElemKind(b),
+             kacc = tgemm::parseElemKind(acc), kc = tgemm::parseElemKind(c);
+        if (!ka || !kb || !kacc || !kc)
+          throw py::value_error("unknown element type among " + a + ", " + b +
+                                ", " + acc + ", " + c + " (expected one of " +
+                                ::tgemm::runtime::allElementTypeNames() + ")");
+        const tgemm::ChipInfo *info = tgemm::lookupChip(chip);
+        if (!info)
+          throw py::value_error(tgemm::chipNameError(chip));
+        std::optional<tgemm::Family> fam = tgemm::parseFamily(family);
+        if (!fam)
+          throw py::value_error(tgemm::familyNameError(family));
+        tgemm::Problem problem{*ka, *kb, *kacc, *kc};
+        problem.rowA = rowA;
+        problem.rowB = rowB;
+        problem.m = m.value_or(tgemm::kDynamicSize);
+        problem.n = n.value_or(tgemm::kDynamicSize);
+        problem.k = k.value_or(tgemm::kDynamicSize);
+        tgemm::TileConfig config{block, warps, stages, raster};
+        tgemm::Schedule schedule = tgemm::defaultSchedule(*fam, config);
+        if (swizzle) {
+          std::optional<tgemm::Swizzle> parsed = tgemm::parseSwizzle(*swizzle);
+          if (!parsed)
+            throw py::value_error(tgemm::swizzleNameError(*swizzle));
+          schedule.swizzle = *parsed;
+        }
+        tgemm::Verdict verdict = tgemm::checkForTarget(
+            problem, &config, schedule, {info, *fam});
+        py::dict out;
+        out["rule"] = verdict ? py::object(py::str(verdict->rule)) : py::none();
+        out["message"] =
+            verdict ? py::object(py::str(verdict->message)) : py::none();
+        // The plan the lowering lays out, and the manifest states, when the
+        // rules that it depends on hold.
+        out["shared_memory"] =
+            verdict && verdict->rule != "shared-memory"
+                ? py::object(py::none())
+                : py::object(py::int_(
+                      tgemm::planSharedMemory(problem, config, schedule, *fam)
+                          .totalBytes));
+        return out;
+      },
+      py::arg("a"), py::arg("b"), py::arg("acc"), py::arg("c"),
+      py::arg("row_a"), py::arg("row_b"), py::arg("m"), py::arg("n"),
+      py::arg("k"), py::arg("block"), py::arg("warps"), py::arg("stages"),
+      py::arg("raster"), py::arg("chip"), py::arg("family"),
+      py::arg("swizzle") = py::none(),
+      "The legality module's verdict on a problem, tile config and the "
+      "family's default schedule (swizzle overridden if given) on a chip: "
+      "{rule, message} (None when legal) and the kernel's dynamic shared "
+      "memory (None when an earlier rule fails).");
 
   m.def(
       "chips",

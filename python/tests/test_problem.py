@@ -1,6 +1,8 @@
 """The problem builder: tgemm.matmul IR from sizes, types and layouts, the
 default configs, and compile_problem."""
 
+import json
+
 import pytest
 
 import tgemm
@@ -177,3 +179,36 @@ def test_explicit_config():
 def test_uncompilable_problem():
     with pytest.raises(tgemm.CompileError, match="<problem>:2:3: error:"):
         tgemm.compile_problem(256, 256, 256, a="e4m3", lowering="wmma")
+
+
+@needs_extension
+def test_element_types_are_the_shared_table():
+    types = tgemm.element_types()
+    names = [t["name"] for t in types]
+    # ElementTypes.def's order; one entry per type.
+    assert names == ["f16", "bf16", "f32", "tf32", "s8", "u8", "s4", "e4m3",
+                     "e5m2", "s32"]
+    by_name = {t["name"]: t for t in types}
+    assert by_name["tf32"]["mlir"] == "f32" and by_name["s4"]["bits"] == 4
+    assert [n for n in names if by_name[n]["operand"]] == [
+        p[0] for p in PROBLEMS]
+    assert [n for n in names if by_name[n]["result"]] == [
+        "f16", "bf16", "f32", "s32"]
+    # MLIR's spellings name the same types.
+    assert "xui8>" in tgemm.matmul_ir(64, 64, 64, a="ui8")
+    assert "memref<64x64xi32>" in tgemm.matmul_ir(64, 64, 64, a="si8", c="i32")
+    with pytest.raises(ValueError, match="expected one of f16, bf16, tf32, "
+                       "s8, u8, s4, e4m3, e5m2"):
+        tgemm.matmul_ir(64, 64, 64, a="s32")
+
+
+@needs_extension
+def test_check_manifest_is_the_runtime_reader():
+    kernel = tgemm.compile_problem(256, 256, 256)
+    ext = tgemm.compiler.extension()
+    assert ext.check_manifest(kernel.manifest_json(), "m.json") is None
+    broken = json.loads(kernel.manifest_json())
+    broken["kernels"][0]["grid"][1] = {"dim": "q", "tile": 1}
+    assert ext.check_manifest(json.dumps(broken), "m.json") == (
+        "m.json: kernels[0].grid[1].dim: unknown dimension 'q' (expected m, "
+        "n or k, or batch in a batched kernel)")

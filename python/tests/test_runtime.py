@@ -13,7 +13,8 @@ import pytest
 
 import tgemm
 from tgemm import runtime
-from conftest import RUNTIME_INPUTS, needs_extension, needs_runtime
+from conftest import (RUNTIME_INPUTS, needs_extension, needs_runtime,
+                      runtime_library)
 
 F16_JSON = os.path.join(RUNTIME_INPUTS, "f16.json")
 STRIDED_JSON = os.path.join(RUNTIME_INPUTS, "strided.json")
@@ -230,14 +231,23 @@ def test_no_device_with_compiled_kernel():
                                   tgemm.matmul_ir(128, 128, 64, name="y")))
 
 
-def test_import_without_extension(tmp_path):
+def _without_extension(tmp_path, script, env):
     # The pure-Python files alone, as on a GPU machine without LLVM.
     package = tmp_path / "tgemm"
-    package.mkdir()
+    package.mkdir(exist_ok=True)
     source = os.path.dirname(tgemm.__file__)
     for name in os.listdir(source):
         if name.endswith(".py"):
             shutil.copy(os.path.join(source, name), package / name)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path), **env)
+    return subprocess.run([sys.executable, "-c", script], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=60)
+
+
+@needs_runtime
+def test_import_without_extension(tmp_path):
+    # Without the extension, the element types come from the runtime
+    # library: the same table (ElementTypes.def).
     script = (
         "import tgemm\n"
         "assert not tgemm.extension_available()\n"
@@ -250,10 +260,11 @@ def test_import_without_extension(tmp_path):
         "try:\n"
         "    tgemm.runtime.run('k.ptx', 'k.json', library='/nonexistent.so')\n"
         "except tgemm.LibraryNotFound as e:\n"
-        "    print('LibraryNotFound:', e)\n")
-    result = subprocess.run([sys.executable, "-c", script], cwd=tmp_path,
-                            env=dict(os.environ, PYTHONPATH=str(tmp_path)),
-                            capture_output=True, text=True, timeout=60)
+        "    print('LibraryNotFound:', e)\n"
+        "import json\n"
+        "print(json.dumps(tgemm.element_types()))\n")
+    result = _without_extension(
+        tmp_path, script, {"TGEMM_RUNTIME_LIB": runtime_library()})
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("func.func @gemm_f16_f32(")
@@ -263,3 +274,24 @@ def test_import_without_extension(tmp_path):
     assert "tgemm.runtime) does not need it" in lines[1]
     assert lines[2] == ("LibraryNotFound: library names /nonexistent.so, "
                         "which does not exist")
+    if tgemm.extension_available():
+        assert json.loads(lines[3]) == tgemm.element_types()
+
+
+def test_import_without_any_library(tmp_path):
+    # Neither the extension nor the runtime: writing IR needs the element
+    # types, and the error says where they come from.
+    script = (
+        "import tgemm\n"
+        "try:\n"
+        "    tgemm.matmul_ir(128, 128, 64)\n"
+        "except tgemm.ExtensionMissing as e:\n"
+        "    print('ExtensionMissing:', e)\n")
+    result = _without_extension(
+        tmp_path, script, {"TGEMM_RUNTIME_LIB": str(tmp_path / "none.so")})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(
+        "ExtensionMissing: tgemm's compiler extension (tgemm._tgemm) is not "
+        "available")
+    assert "the runtime library cannot say either: TGEMM_RUNTIME_LIB names " \
+        in result.stdout

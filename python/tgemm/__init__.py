@@ -15,7 +15,8 @@ from . import runtime
 from .compiler import (CompiledKernel, CompileError, ExtensionMissing,
                        KernelModule, compile, compile_file,
                        extension_available)
-from .problem import compile_problem, default_config, matmul_ir
+from .problem import (compile_problem, default_config, element_types,
+                      matmul_ir)
 from .runtime import LibraryNotFound, NoDevice, RunError, WrongResult
 
 
@@ -29,5 +30,5 @@ __all__ = [
     "CompileError", "CompiledKernel", "ExtensionMissing", "KernelModule",
     "LibraryNotFound", "NoDevice", "RunError", "WrongResult", "chips",
     "compile", "compile_file", "compile_problem", "default_config",
-    "extension_available", "matmul_ir", "runtime",
+    "element_types", "extension_available", "matmul_ir", "runtime",
 ]

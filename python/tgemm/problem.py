@@ -3,40 +3,74 @@
 Element types are named as in the launch manifest (docs/manifest.md); the
 MLIR spellings are accepted too."""
 
+import json
 import math
 
 from . import compiler
 
-# Manifest name -> MLIR element type. An f32 A/B operand is computed as TF32.
-_OPERAND_TYPES = {
-    "f16": "f16", "bf16": "bf16", "tf32": "f32", "s8": "i8", "u8": "ui8",
-    "s4": "i4", "e4m3": "f8E4M3FN", "e5m2": "f8E5M2",
-}
-_RESULT_TYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "s32": "i32"}
-# Other spellings of the same types (MLIR's, and f32 for TF32 operands).
-_ALIASES = {
-    "f32": "tf32", "i8": "s8", "si8": "s8", "ui8": "u8", "i4": "s4",
-    "si4": "s4", "f8E4M3FN": "e4m3", "f8e4m3fn": "e4m3", "f8E5M2": "e5m2",
-    "f8e5m2": "e5m2", "i32": "s32", "si32": "s32",
-}
-_INTEGER = {"s8", "u8", "s4", "s32"}
+_TYPES = None
 LAYOUTS = ("row", "col")
 
 
+def element_types():
+    """tgemm's element types: one dict per type (name, mlir, bits, integer,
+    float8, operand, result), in the order of the table that the compiler
+    and the runtime share (runtime/include/tgemm/runtime/ElementTypes.def).
+    Read from the compiled extension, else from the runtime library; raises
+    ExtensionMissing when neither is there."""
+    global _TYPES
+    if _TYPES is None:
+        if compiler.extension_available():
+            text = compiler.extension().element_types()
+        else:
+            from . import runtime
+            try:
+                text = runtime.element_types_json()
+            except runtime.RunError as error:
+                try:
+                    compiler.extension()
+                except compiler.ExtensionMissing as missing:
+                    raise compiler.ExtensionMissing(
+                        "%s; the runtime library cannot say either: %s"
+                        % (missing, error)) from None
+        _TYPES = json.loads(text)
+    return _TYPES
+
+
+def _aliases(entry):
+    # The manifest's name, MLIR's spelling (either case), and MLIR's signed
+    # spelling of a signless integer (si8 for i8).
+    mlir = entry["mlir"]
+    names = {entry["name"], mlir, mlir.lower()}
+    if mlir.startswith("i"):
+        names.add("s" + mlir)
+    return names
+
+
+def _lookup(name, what, column):
+    """The manifest name of element type `name` among the types whose
+    `column` (operand or result) is true; an f32 A/B operand is tf32."""
+    candidates = [t for t in element_types() if t[column]]
+    for entry in candidates:
+        if name == entry["name"]:
+            return entry
+    for entry in candidates:
+        if name in _aliases(entry):
+            return entry
+    raise ValueError("unknown element type %r for %s; expected one of %s"
+                     % (name, what, ", ".join(t["name"] for t in candidates)))
+
+
 def _operand_type(name, what):
-    key = name if name in _OPERAND_TYPES else _ALIASES.get(name, name)
-    if key not in _OPERAND_TYPES:
-        raise ValueError("unknown element type %r for %s; expected one of %s"
-                         % (name, what, ", ".join(_OPERAND_TYPES)))
-    return key
+    return _lookup(name, what, "operand")["name"]
 
 
 def _result_type(name, what):
-    key = name if name in _RESULT_TYPES else _ALIASES.get(name, name)
-    if key not in _RESULT_TYPES:
-        raise ValueError("unknown element type %r for %s; expected one of %s"
-                         % (name, what, ", ".join(_RESULT_TYPES)))
-    return key
+    return _lookup(name, what, "result")["name"]
+
+
+def _mlir_type(name, column):
+    return _lookup(name, name, column)["mlir"]
 
 
 def _size(value, name):
@@ -96,7 +130,7 @@ def default_config(a="f16", b=None, acc=None):
 
 
 def _natural_acc(a):
-    return "s32" if a in _INTEGER else "f32"
+    return "s32" if _lookup(a, "A", "operand")["integer"] else "f32"
 
 
 def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
@@ -131,9 +165,9 @@ def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
         name = "gemm_%s_%s" % (a, c)
     a_shape = (ms, ks) if layout_a == "row" else (ks, ms)
     b_shape = (ks, ns) if layout_b == "row" else (ns, ks)
-    a_type = "memref<%sx%sx%s>" % (a_shape + (_OPERAND_TYPES[a],))
-    b_type = "memref<%sx%sx%s>" % (b_shape + (_OPERAND_TYPES[b],))
-    c_type = "memref<%sx%sx%s>" % (ms, ns, _RESULT_TYPES[c])
+    a_type = "memref<%sx%sx%s>" % (a_shape + (_mlir_type(a, "operand"),))
+    b_type = "memref<%sx%sx%s>" % (b_shape + (_mlir_type(b, "operand"),))
+    c_type = "memref<%sx%sx%s>" % (ms, ns, _mlir_type(c, "result"))
     epilogue = ""
     if float(alpha) != 1.0:
         epilogue += " alpha(%s)" % _float_literal(alpha, "alpha")
@@ -146,7 +180,7 @@ def matmul_ir(m, n, k, a="f16", b=None, acc=None, c=None, layout_a="row",
         "      : {at}, {bt}, {ct}\n"
         "  return\n"
         "}}\n").format(name=name, at=a_type, bt=b_type, ct=c_type,
-                       la=layout_a, lb=layout_b, acc=_RESULT_TYPES[acc],
+                       la=layout_a, lb=layout_b, acc=_mlir_type(acc, "result"),
                        epi=epilogue,
                        config="" if config is None else
                        "      config(%s)\n" % _config_text(config))

@@ -159,11 +159,24 @@ class Runtime:
             lib.tgemm_rt_validate.restype = ctypes.c_int
             lib.tgemm_rt_validate.argtypes = [
                 ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(_Options)]
+        if hasattr(lib, "tgemm_rt_element_types"):
+            lib.tgemm_rt_element_types.restype = ctypes.c_char_p
+            lib.tgemm_rt_element_types.argtypes = []
         self.lib = lib
 
     def last_error(self):
         return (self.lib.tgemm_rt_last_error() or b"").decode(
             "utf-8", "replace")
+
+
+def element_types_json(library=None):
+    """The element-type table as JSON text, from the runtime library (the
+    same table as the compiler's; tgemm.problem.element_types reads it)."""
+    rt = load_library(library)
+    if not hasattr(rt.lib, "tgemm_rt_element_types"):
+        raise LibraryNotFound("%s predates tgemm_rt_element_types; rebuild "
+                              "the runtime" % rt.path)
+    return rt.lib.tgemm_rt_element_types().decode("utf-8")
 
 
 def load_library(library=None):

@@ -75,6 +75,10 @@ int tgemm_rt_abi_version(void) { return TGEMM_RT_ABI_VERSION; }
 
 size_t tgemm_rt_result_size(void) { return sizeof(tgemm_rt_result); }
 
+const char *tgemm_rt_element_types(void) {
+  return elementTypesJson().c_str();
+}
+
 tgemm_rt_kernel *tgemm_rt_load(const char *kernelPath,
                                const char *manifestPath,
                                const char *kernelName, int deviceOrdinal) {

@@ -2,56 +2,69 @@
 
 #include "tgemm/runtime/ElementType.h"
 
+#include "tgemm/runtime/Json.h"
+
 namespace tgemm::runtime {
 
 namespace {
 struct TypeInfo {
   ElementType type;
   const char *name;
+  const char *mlir;
   int bits;
+  bool integer;
+  bool float8;
 };
 constexpr TypeInfo kTypes[] = {
-    {ElementType::F16, "f16", 16},   {ElementType::BF16, "bf16", 16},
-    {ElementType::F32, "f32", 32},   {ElementType::TF32, "tf32", 32},
-    {ElementType::S8, "s8", 8},      {ElementType::U8, "u8", 8},
-    {ElementType::S4, "s4", 4},      {ElementType::E4M3, "e4m3", 8},
-    {ElementType::E5M2, "e5m2", 8},  {ElementType::S32, "s32", 32},
+#define TGEMM_ELEMENT_TYPE(Enum, name, mlir, bits, integer, float8)            \
+  {ElementType::Enum, name, mlir, bits, integer, float8},
+#include "tgemm/runtime/ElementTypes.def"
 };
+
+const TypeInfo &info(ElementType type) {
+  for (const TypeInfo &entry : kTypes)
+    if (entry.type == type)
+      return entry;
+  return kTypes[0]; // unreachable: every enumerator has a row
+}
 } // namespace
 
-const char *elementTypeName(ElementType type) {
-  for (const TypeInfo &info : kTypes)
-    if (info.type == type)
-      return info.name;
-  return "?";
+const std::vector<ElementType> &allElementTypes() {
+  static const std::vector<ElementType> types = [] {
+    std::vector<ElementType> out;
+    for (const TypeInfo &entry : kTypes)
+      out.push_back(entry.type);
+    return out;
+  }();
+  return types;
 }
 
+const char *elementTypeName(ElementType type) { return info(type).name; }
+
 std::optional<ElementType> parseElementType(std::string_view name) {
-  for (const TypeInfo &info : kTypes)
-    if (name == info.name)
-      return info.type;
+  for (const TypeInfo &entry : kTypes)
+    if (name == entry.name)
+      return entry.type;
   return std::nullopt;
 }
 
 const char *allElementTypeNames() {
-  return "f16, bf16, f32, tf32, s8, u8, s4, e4m3, e5m2, s32";
+  static const std::string names = [] {
+    std::string out;
+    for (const TypeInfo &entry : kTypes)
+      out += std::string(out.empty() ? "" : ", ") + entry.name;
+    return out;
+  }();
+  return names.c_str();
 }
 
-int elementBits(ElementType type) {
-  for (const TypeInfo &info : kTypes)
-    if (info.type == type)
-      return info.bits;
-  return 8;
-}
+const char *mlirTypeName(ElementType type) { return info(type).mlir; }
 
-bool isIntegerType(ElementType type) {
-  return type == ElementType::S8 || type == ElementType::U8 ||
-         type == ElementType::S4 || type == ElementType::S32;
-}
+int elementBits(ElementType type) { return info(type).bits; }
 
-bool isFloat8Type(ElementType type) {
-  return type == ElementType::E4M3 || type == ElementType::E5M2;
-}
+bool isIntegerType(ElementType type) { return info(type).integer; }
+
+bool isFloat8Type(ElementType type) { return info(type).float8; }
 
 int64_t storageBytes(ElementType type, int64_t elements) {
   return (elements * elementBits(type) + 7) / 8;
@@ -175,6 +188,41 @@ bool isSupportedCombination(const GemmSpec &spec, std::string *why) {
   default:
     return reject("unknown operand type");
   }
+}
+
+const std::string &elementTypesJson() {
+  static const std::string text = [] {
+    auto compiles = [](ElementType a, ElementType c) {
+      for (ElementType acc : allElementTypes()) {
+        GemmSpec spec;
+        spec.a.type = spec.b.type = a;
+        spec.acc = acc;
+        spec.c.type = c;
+        if (isSupportedCombination(spec, nullptr))
+          return true;
+      }
+      return false;
+    };
+    std::vector<JsonValue> types;
+    for (const TypeInfo &entry : kTypes) {
+      bool operand = false, result = false;
+      for (ElementType other : allElementTypes()) {
+        // An f32 A/B operand is computed, and named, as tf32.
+        operand |= entry.type != ElementType::F32 && compiles(entry.type, other);
+        result |= compiles(other, entry.type);
+      }
+      types.push_back(JsonValue::makeObject(
+          {{"name", JsonValue::makeString(entry.name)},
+           {"mlir", JsonValue::makeString(entry.mlir)},
+           {"bits", JsonValue::makeInteger(entry.bits)},
+           {"integer", JsonValue::makeBool(entry.integer)},
+           {"float8", JsonValue::makeBool(entry.float8)},
+           {"operand", JsonValue::makeBool(operand)},
+           {"result", JsonValue::makeBool(result)}}));
+    }
+    return writeJson(JsonValue::makeArray(std::move(types)), 0);
+  }();
+  return text;
 }
 
 } // namespace tgemm::runtime

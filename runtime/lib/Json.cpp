@@ -1,9 +1,10 @@
-//===- Json.cpp - A small JSON reader -------------------------------------===//
+//===- Json.cpp - A small JSON reader and writer --------------------------===//
 
 #include "tgemm/runtime/Json.h"
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace tgemm::runtime {
@@ -44,6 +45,14 @@ JsonValue JsonValue::makeObject(std::vector<Member> members) {
   v.valueKind = Kind::Object;
   v.members = std::move(members);
   return v;
+}
+
+JsonValue JsonValue::makeInteger(int64_t value) {
+  return makeNumber(static_cast<double>(value), true, value);
+}
+
+JsonValue JsonValue::makeReal(double value) {
+  return makeNumber(value, false, 0);
 }
 
 const JsonValue *JsonValue::find(std::string_view key) const {
@@ -388,6 +397,125 @@ private:
 };
 
 } // namespace
+
+namespace {
+void writeString(std::string &out, const std::string &s) {
+  static const char hex[] = "0123456789abcdef";
+  out += '"';
+  for (char ch : s) {
+    unsigned char c = static_cast<unsigned char>(ch);
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    default:
+      if (c < 0x20) {
+        out += "\\u00";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      } else {
+        out += ch;
+      }
+    }
+  }
+  out += '"';
+}
+
+void writeNumber(std::string &out, const JsonValue &v) {
+  if (v.isInteger()) {
+    out += std::to_string(v.getInteger());
+    return;
+  }
+  double d = v.getNumber();
+  if (!std::isfinite(d)) {
+    out += "null";
+    return;
+  }
+  // The shortest of 15, 16 or 17 significant digits that reads back as d.
+  char buffer[32];
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, d);
+    if (std::strtod(buffer, nullptr) == d)
+      break;
+  }
+  out += buffer;
+}
+
+void writeValue(std::string &out, const JsonValue &v, int indent, int depth) {
+  auto newline = [&](int level) {
+    if (indent == 0)
+      return;
+    out += '\n';
+    out.append(static_cast<size_t>(indent * level), ' ');
+  };
+  switch (v.kind()) {
+  case JsonValue::Kind::Null:
+    out += "null";
+    return;
+  case JsonValue::Kind::Bool:
+    out += v.getBool() ? "true" : "false";
+    return;
+  case JsonValue::Kind::Number:
+    writeNumber(out, v);
+    return;
+  case JsonValue::Kind::String:
+    writeString(out, v.getString());
+    return;
+  case JsonValue::Kind::Array: {
+    const std::vector<JsonValue> &items = v.getArray();
+    if (items.empty()) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (size_t i = 0; i < items.size(); ++i) {
+      out += i ? "," : "";
+      newline(depth + 1);
+      writeValue(out, items[i], indent, depth + 1);
+    }
+    newline(depth);
+    out += ']';
+    return;
+  }
+  case JsonValue::Kind::Object: {
+    const std::vector<JsonValue::Member> &members = v.getObject();
+    if (members.empty()) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    for (size_t i = 0; i < members.size(); ++i) {
+      out += i ? "," : "";
+      newline(depth + 1);
+      writeString(out, members[i].first);
+      out += indent ? ": " : ":";
+      writeValue(out, members[i].second, indent, depth + 1);
+    }
+    newline(depth);
+    out += '}';
+    return;
+  }
+  }
+}
+} // namespace
+
+std::string writeJson(const JsonValue &value, int indent) noexcept {
+  std::string out;
+  writeValue(out, value, indent < 0 ? 0 : indent, 0);
+  return out;
+}
 
 JsonValue parseJson(std::string_view text) {
   return JsonParser(text).parseDocument();

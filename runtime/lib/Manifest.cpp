@@ -37,17 +37,23 @@ namespace {
 /// Reports errors as "<file>: <path>: <message>".
 class ManifestReader {
 public:
-  explicit ManifestReader(std::string fileName) : file(std::move(fileName)) {}
+  /// `partial`: a kernel entry still being built, whose `lowering` and
+  /// `chip` may be null.
+  explicit ManifestReader(std::string fileName, bool partial = false)
+      : file(std::move(fileName)), partial(partial) {}
 
   Manifest read(const JsonValue &root);
+  KernelManifest readKernel(const JsonValue &v, const std::string &path) const;
 
 private:
   std::string file;
+  bool partial;
 
   [[noreturn]] void fail(const std::string &path, const std::string &message,
                          ErrorKind kind = ErrorKind::Input) const {
-    tgemm::runtime::fail(kind, file + ": " + (path.empty() ? "" : path + ": ") +
-                                   message);
+    std::string where = file.empty() ? "" : file + ": ";
+    tgemm::runtime::fail(kind,
+                         where + (path.empty() ? "" : path + ": ") + message);
   }
 
   static std::string describe(const JsonValue &v) {
@@ -189,6 +195,8 @@ private:
 
   void readChip(const JsonValue &v, const std::string &path,
                 KernelManifest &k) const {
+    if (partial && v.isNull())
+      return;
     k.chip = readString(v, path);
     const std::string &s = k.chip;
     size_t digits = 0;
@@ -393,58 +401,63 @@ private:
     requireIntegral(beta, betaPath);
   }
 
-  KernelManifest readKernel(const JsonValue &v, const std::string &path) const {
-    expectObject(v, path,
-                 {"name", "module", "lowering", "chip", "problem", "a", "b",
-                  "c", "acc", "alpha", "beta", "config", "grid", "block",
-                  "dynamic_shared_memory", "requires", "args"});
-    KernelManifest k;
-    k.name = readName(field(v, path, "name"), join(path, "name"));
-    k.module = readName(field(v, path, "module"), join(path, "module"));
-    std::string loweringPath = join(path, "lowering");
-    k.lowering = readString(field(v, path, "lowering"), loweringPath);
-    if (k.lowering != "wmma" && k.lowering != "ptx")
-      fail(loweringPath,
-           "unknown lowering '" + k.lowering + "' (expected wmma or ptx)");
-    readChip(field(v, path, "chip"), join(path, "chip"), k);
-    readProblem(field(v, path, "problem"), join(path, "problem"), k);
-    k.gemm.a = readOperand(field(v, path, "a"), join(path, "a"));
-    k.gemm.b = readOperand(field(v, path, "b"), join(path, "b"));
-    k.gemm.c = readOperand(field(v, path, "c"), join(path, "c"));
-    if (k.gemm.c.layout != Layout::Row)
-      fail(join(path, "c.layout"), "C must be row-major (layout row)");
-    std::string accPath = join(path, "acc");
-    k.gemm.acc = readType(field(v, path, "acc"), accPath);
-    if (k.gemm.acc != ElementType::F32 && k.gemm.acc != ElementType::F16 &&
-        k.gemm.acc != ElementType::S32)
-      fail(accPath, std::string("accumulator type ") +
-                        elementTypeName(k.gemm.acc) +
-                        " is not one of f32, f16, s32");
-    readScalars(v, path, k);
-    std::string why;
-    if (!isSupportedCombination(k.gemm, &why))
-      fail(path, "unsupported type combination " + k.gemm.signature() + ": " +
-                     why,
-           ErrorKind::Unsupported);
-    readConfig(field(v, path, "config"), join(path, "config"), k);
-    readGrid(field(v, path, "grid"), join(path, "grid"), k);
-    std::string blockPath = join(path, "block");
-    k.block = readIntegers<3>(field(v, path, "block"), blockPath, 1);
-    // Saturates at 1025 without forming a product that could overflow:
-    // each extent may be as large as int64 allows.
-    int64_t threads = 1;
-    for (int64_t b : k.block)
-      threads = b > 1024 / threads ? 1025 : threads * b;
-    if (threads > 1024)
-      fail(blockPath, "a block of more than 1024 threads cannot launch");
-    k.dynamicSharedMemory =
-        readInteger(field(v, path, "dynamic_shared_memory"),
-                    join(path, "dynamic_shared_memory"), 0);
-    readRequirements(field(v, path, "requires"), join(path, "requires"), k);
-    readArgs(field(v, path, "args"), join(path, "args"), k);
-    return k;
-  }
 };
+
+KernelManifest ManifestReader::readKernel(const JsonValue &v,
+                                          const std::string &path) const {
+  expectObject(v, path,
+               {"name", "module", "lowering", "chip", "problem", "a", "b",
+                "c", "acc", "alpha", "beta", "config", "grid", "block",
+                "dynamic_shared_memory", "requires", "args"});
+  KernelManifest k;
+  k.name = readName(field(v, path, "name"), join(path, "name"));
+  k.module = readName(field(v, path, "module"), join(path, "module"));
+  std::string loweringPath = join(path, "lowering");
+  const JsonValue &lowering = field(v, path, "lowering");
+  if (!partial || !lowering.isNull())
+    k.lowering = readString(lowering, loweringPath);
+  if (!(partial && lowering.isNull()) && k.lowering != "wmma" &&
+      k.lowering != "ptx")
+    fail(loweringPath,
+         "unknown lowering '" + k.lowering + "' (expected wmma or ptx)");
+  readChip(field(v, path, "chip"), join(path, "chip"), k);
+  readProblem(field(v, path, "problem"), join(path, "problem"), k);
+  k.gemm.a = readOperand(field(v, path, "a"), join(path, "a"));
+  k.gemm.b = readOperand(field(v, path, "b"), join(path, "b"));
+  k.gemm.c = readOperand(field(v, path, "c"), join(path, "c"));
+  if (k.gemm.c.layout != Layout::Row)
+    fail(join(path, "c.layout"), "C must be row-major (layout row)");
+  std::string accPath = join(path, "acc");
+  k.gemm.acc = readType(field(v, path, "acc"), accPath);
+  if (k.gemm.acc != ElementType::F32 && k.gemm.acc != ElementType::F16 &&
+      k.gemm.acc != ElementType::S32)
+    fail(accPath, std::string("accumulator type ") +
+                      elementTypeName(k.gemm.acc) +
+                      " is not one of f32, f16, s32");
+  readScalars(v, path, k);
+  std::string why;
+  if (!isSupportedCombination(k.gemm, &why))
+    fail(path, "unsupported type combination " + k.gemm.signature() + ": " +
+                   why,
+         ErrorKind::Unsupported);
+  readConfig(field(v, path, "config"), join(path, "config"), k);
+  readGrid(field(v, path, "grid"), join(path, "grid"), k);
+  std::string blockPath = join(path, "block");
+  k.block = readIntegers<3>(field(v, path, "block"), blockPath, 1);
+  // Saturates at 1025 without forming a product that could overflow:
+  // each extent may be as large as int64 allows.
+  int64_t threads = 1;
+  for (int64_t b : k.block)
+    threads = b > 1024 / threads ? 1025 : threads * b;
+  if (threads > 1024)
+    fail(blockPath, "a block of more than 1024 threads cannot launch");
+  k.dynamicSharedMemory =
+      readInteger(field(v, path, "dynamic_shared_memory"),
+                  join(path, "dynamic_shared_memory"), 0);
+  readRequirements(field(v, path, "requires"), join(path, "requires"), k);
+  readArgs(field(v, path, "args"), join(path, "args"), k);
+  return k;
+}
 
 Manifest ManifestReader::read(const JsonValue &root) {
   if (!root.isObject())
@@ -491,6 +504,112 @@ Manifest parseManifest(std::string_view text, const std::string &fileName) {
                                ": invalid JSON: " + e.what());
   }
   return ManifestReader(fileName).read(root);
+}
+
+bool tryParseManifest(std::string_view text, const std::string &fileName,
+                      Manifest &out, std::string &error) noexcept {
+  try {
+    out = parseManifest(text, fileName);
+    return true;
+  } catch (const std::exception &e) {
+    error = e.what();
+    return false;
+  }
+}
+
+bool readPartialKernelManifest(const JsonValue &entry, KernelManifest &out,
+                               std::string &error) noexcept {
+  try {
+    out = ManifestReader("", /*partial=*/true).readKernel(entry, "");
+    return true;
+  } catch (const std::exception &e) {
+    error = e.what();
+    return false;
+  }
+}
+
+namespace {
+using Members = std::vector<JsonValue::Member>;
+
+JsonValue text(const std::string &s) { return JsonValue::makeString(s); }
+JsonValue integer(int64_t v) { return JsonValue::makeInteger(v); }
+JsonValue textOrNull(const std::string &s) {
+  return s.empty() ? JsonValue() : text(s);
+}
+JsonValue sizeOrNull(const std::optional<int64_t> &size) {
+  return size ? integer(*size) : JsonValue();
+}
+template <size_t N> JsonValue integers(const std::array<int64_t, N> &values) {
+  std::vector<JsonValue> out;
+  for (int64_t v : values)
+    out.push_back(integer(v));
+  return JsonValue::makeArray(std::move(out));
+}
+JsonValue operand(const OperandSpec &spec) {
+  return JsonValue::makeObject({{"type", text(elementTypeName(spec.type))},
+                                {"layout", text(layoutName(spec.layout))}});
+}
+JsonValue gridExtent(const GridExtent &extent) {
+  if (!extent.isTiled)
+    return JsonValue::makeObject({{"value", integer(extent.value)}});
+  return JsonValue::makeObject(
+      {{"dim", text(dimName(extent.dim))}, {"tile", integer(extent.tile)}});
+}
+} // namespace
+
+JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
+  Members problem = {{"m", sizeOrNull(k.problem[0])},
+                     {"n", sizeOrNull(k.problem[1])},
+                     {"k", sizeOrNull(k.problem[2])}};
+  if (k.batched)
+    problem.push_back({"batch", sizeOrNull(k.batch)});
+  std::vector<JsonValue> grid, requirements, args;
+  for (const GridExtent &extent : k.grid)
+    grid.push_back(gridExtent(extent));
+  for (const Requirement &r : k.requirements)
+    requirements.push_back(JsonValue::makeObject(
+        {{"dim", text(dimName(r.dim))}, {"multiple_of", integer(r.multipleOf)}}));
+  for (const KernelArg &arg : k.args)
+    args.push_back(JsonValue::makeObject(
+        {{"name", text(arg.name)},
+         {"kind", text("memref")},
+         {"type", text(elementTypeName(arg.type))},
+         {"rank", integer(arg.rank)},
+         {"strided", JsonValue::makeBool(arg.strided)}}));
+  return JsonValue::makeObject({
+      {"name", text(k.name)},
+      {"module", text(k.module)},
+      {"lowering", textOrNull(k.lowering)},
+      {"chip", textOrNull(k.chip)},
+      {"problem", JsonValue::makeObject(std::move(problem))},
+      {"a", operand(k.gemm.a)},
+      {"b", operand(k.gemm.b)},
+      {"c", operand(k.gemm.c)},
+      {"acc", text(elementTypeName(k.gemm.acc))},
+      {"alpha", JsonValue::makeReal(k.gemm.alpha)},
+      {"beta", JsonValue::makeReal(k.gemm.beta)},
+      {"config", JsonValue::makeObject({{"block", integers(k.config.block)},
+                                        {"warps", integers(k.config.warps)},
+                                        {"stages", integer(k.config.stages)},
+                                        {"raster", integer(k.config.raster)}})},
+      {"grid", JsonValue::makeArray(std::move(grid))},
+      {"block", integers(k.block)},
+      {"dynamic_shared_memory", integer(k.dynamicSharedMemory)},
+      {"requires", JsonValue::makeArray(std::move(requirements))},
+      {"args", JsonValue::makeArray(std::move(args))},
+  });
+}
+
+JsonValue manifestToJson(const Manifest &manifest) noexcept {
+  std::vector<JsonValue> kernels;
+  for (const KernelManifest &k : manifest.kernels)
+    kernels.push_back(kernelManifestToJson(k));
+  return JsonValue::makeObject({{"version", integer(manifest.version)},
+                                {"kernels", JsonValue::makeArray(kernels)}});
+}
+
+std::string writeManifest(const Manifest &manifest) noexcept {
+  return writeJson(manifestToJson(manifest)) + "\n";
 }
 
 Manifest readManifestFile(const std::string &path) {

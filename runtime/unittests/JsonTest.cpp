@@ -4,6 +4,7 @@
 
 #include "tgemm/runtime/Json.h"
 
+#include <cmath>
 #include <cstdint>
 
 using namespace tgemm::runtime;
@@ -149,4 +150,35 @@ TEST(jsonSurvivesMutations) {
   }
   EXPECT_EQ(parsed + rejected, 3000);
   EXPECT_TRUE(rejected > 0);
+}
+
+TEST(jsonWriterRoundTrips) {
+  std::string text = R"({"s": "a\"b\\c\n\u0001", "i": -9007199254740993,
+    "x": 0.1, "y": 1e300, "z": -2.5, "t": true, "f": false, "n": null,
+    "a": [], "o": {}, "nested": [[1, {"k": [2]}]]})";
+  JsonValue value = parseJson(text);
+  for (int indent : {0, 2}) {
+    std::string written = writeJson(value, indent);
+    JsonValue again = parseJson(written);
+    // Writing what was read back gives the same text: nothing was lost.
+    EXPECT_EQ(writeJson(again, indent), written);
+    EXPECT_EQ(again.find("s")->getString(), std::string("a\"b\\c\n\x01"));
+    EXPECT_EQ(again.find("i")->getInteger(), INT64_C(-9007199254740993));
+    EXPECT_EQ(again.find("x")->getNumber(), 0.1);
+    EXPECT_EQ(again.find("y")->getNumber(), 1e300);
+    EXPECT_TRUE(again.find("n")->isNull());
+  }
+  EXPECT_EQ(writeJson(parseJson(R"({"a": [1, 2], "b": {}})"), 0),
+            std::string(R"({"a":[1,2],"b":{}})"));
+  EXPECT_EQ(writeJson(parseJson(R"({"a": [1]})"), 2),
+            std::string("{\n  \"a\": [\n    1\n  ]\n}"));
+  // The fewest digits that read back: 0.1, not 0.10000000000000001.
+  EXPECT_EQ(writeJson(JsonValue::makeReal(0.1)), std::string("0.1"));
+  EXPECT_EQ(writeJson(JsonValue::makeReal(0.5)), std::string("0.5"));
+}
+
+TEST(jsonWriterHasNoNaN) {
+  // JSON has no NaN or infinity: they are written as null.
+  EXPECT_EQ(writeJson(JsonValue::makeReal(std::nan(""))), std::string("null"));
+  EXPECT_EQ(writeJson(JsonValue::makeReal(-HUGE_VAL)), std::string("null"));
 }

@@ -4,6 +4,8 @@
 
 #include "tgemm/runtime/Manifest.h"
 
+#include <cmath>
+
 using namespace tgemm::runtime;
 using tgemm::test::exampleManifest;
 
@@ -463,4 +465,67 @@ TEST(manifestSurvivesMutations) {
   }
   EXPECT_EQ(accepted + refused, 3000);
   EXPECT_TRUE(refused > 2000);
+}
+
+TEST(manifestWriterRoundTrips) {
+  // Written and read back, every manifest the reader accepts is the same
+  // manifest: one schema, in both directions.
+  std::string base = exampleManifest();
+  for (const std::string &text :
+       {base, REPLACE(base, R"("m": 4096)", R"("m": null)"),
+        REPLACE(base, R"("alpha": 1.0)", R"("alpha": 0.1)"),
+        REPLACE(base, "sm_90", "sm_90a")}) {
+    Manifest m = parse(text);
+    std::string written = writeManifest(m);
+    Manifest again = parse(written);
+    EXPECT_EQ(writeManifest(again), written);
+    const KernelManifest &a = m.kernels[0], &b = again.kernels[0];
+    EXPECT_EQ(b.name, a.name);
+    EXPECT_EQ(b.chip, a.chip);
+    EXPECT_TRUE(b.archSpecific == a.archSpecific);
+    EXPECT_TRUE(b.problem == a.problem);
+    EXPECT_EQ(b.gemm.alpha, a.gemm.alpha);
+    EXPECT_EQ(b.gemm.signature(), a.gemm.signature());
+    EXPECT_EQ(b.dynamicSharedMemory, a.dynamicSharedMemory);
+    EXPECT_EQ(b.requirements.size(), a.requirements.size());
+    EXPECT_EQ(b.args.size(), a.args.size());
+    EXPECT_TRUE(b.grid[0].tile == a.grid[0].tile &&
+                b.grid[2].value == a.grid[2].value);
+  }
+}
+
+TEST(manifestPartialEntries) {
+  // A kernel still being built (not lowered, not compiled) has a null
+  // lowering and chip: the partial reader takes it, parseManifest does not.
+  Manifest m = parse(exampleManifest());
+  KernelManifest k = m.kernels[0];
+  k.lowering.clear();
+  k.chip.clear();
+  JsonValue entry = kernelManifestToJson(k);
+  KernelManifest partial;
+  std::string error;
+  EXPECT_TRUE(readPartialKernelManifest(entry, partial, error));
+  EXPECT_TRUE(partial.lowering.empty() && partial.chip.empty());
+  Manifest unfinished;
+  unfinished.kernels.push_back(k);
+  Manifest out;
+  EXPECT_TRUE(!tryParseManifest(writeManifest(unfinished), "m.json", out,
+                                error));
+  EXPECT_TRUE(error.find("m.json: kernels[0].lowering: expected a string, "
+                         "got null") != std::string::npos);
+  // The partial reader checks everything else.
+  k.lowering = "tensor";
+  EXPECT_TRUE(!readPartialKernelManifest(kernelManifestToJson(k), partial,
+                                         error));
+  EXPECT_TRUE(error.find("lowering: unknown lowering 'tensor'") !=
+              std::string::npos);
+  // A non-finite alpha has no JSON spelling: written as null, refused.
+  k.lowering = "ptx";
+  k.chip = "sm_90";
+  k.gemm.alpha = std::nan("");
+  unfinished.kernels[0] = k;
+  EXPECT_TRUE(!tryParseManifest(writeManifest(unfinished), "m.json", out,
+                                error));
+  EXPECT_TRUE(error.find("alpha: expected a number, got null") !=
+              std::string::npos);
 }

@@ -16,6 +16,8 @@
 #ifndef TGEMM_TARGET_INSTRUCTIONFACTS_H
 #define TGEMM_TARGET_INSTRUCTIONFACTS_H
 
+#include "tgemm/runtime/ElementType.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -26,9 +28,11 @@
 
 namespace tgemm {
 
-/// Element kinds as the tensor cores see them. An `f32` A/B operand is
-/// computed as TF32; a signless `i8`/`i4` operand is signed.
-enum class ElemKind { F16, BF16, TF32, S8, U8, S4, E4M3, E5M2, F32, S32 };
+/// Element kinds as the tensor cores see them: the runtime's vocabulary
+/// (runtime/include/tgemm/runtime/ElementTypes.def), one table for the
+/// compiler, the runtime and Python. An `f32` A/B operand is computed as
+/// TF32; a signless `i8`/`i4` operand is signed.
+using ElemKind = ::tgemm::runtime::ElementType;
 
 /// The instruction families tgemm lowers to.
 enum class Family { Wmma, MmaSync };
@@ -81,15 +85,24 @@ bool isLegalOutput(ElemKind acc, ElemKind c);
 const ChipInfo *lookupChip(llvm::StringRef name);
 std::optional<Family> parseFamily(llvm::StringRef name);
 
-int64_t bitWidth(ElemKind kind);
-/// The name PTX uses for the kind (`f16`, `tf32`, `s8`, `e4m3`, ...).
-llvm::StringRef ptxName(ElemKind kind);
+inline int64_t bitWidth(ElemKind kind) {
+  return ::tgemm::runtime::elementBits(kind);
+}
+/// The name PTX uses for the kind (`f16`, `tf32`, `s8`, `e4m3`, ...), which
+/// is also the manifest's.
+inline llvm::StringRef ptxName(ElemKind kind) {
+  return ::tgemm::runtime::elementTypeName(kind);
+}
 /// How MLIR spells the kind (`f32` for TF32, `i8` for S8, ...), so that
 /// messages speak the IR's language.
-llvm::StringRef irSpelling(ElemKind kind);
+inline llvm::StringRef irSpelling(ElemKind kind) {
+  return ::tgemm::runtime::mlirTypeName(kind);
+}
 /// The element kind `ptxName` spells `name` (`f16`, `tf32`, `s8`, ...), as
 /// manifests and tuning databases write it.
-std::optional<ElemKind> parseElemKind(llvm::StringRef name);
+inline std::optional<ElemKind> parseElemKind(llvm::StringRef name) {
+  return ::tgemm::runtime::parseElementType(std::string_view(name));
+}
 /// The user-facing name of a family (`wmma`, `mma.sync`).
 llvm::StringRef familyName(Family family);
 /// The lowering that uses a family (`wmma`, `ptx`).

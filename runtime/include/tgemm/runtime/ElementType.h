@@ -2,7 +2,9 @@
 //
 // The vocabulary shared by the manifest, the data generators, the references
 // and the checker: the element types of docs/manifest.md, storage orders,
-// and which (A, B, accumulator, C) combinations tgemm compiles.
+// and which (A, B, accumulator, C) combinations tgemm compiles. Plain C++:
+// the compiler's instruction facts read the same table
+// (ElementTypes.def), so there is one list of element types in tgemm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,27 +15,27 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tgemm::runtime {
 
 enum class ElementType : int {
-  F16,
-  BF16,
-  F32,
-  TF32, // f32 storage, computed as TF32
-  S8,
-  U8,
-  S4, // two per byte, low nibble first
-  E4M3,
-  E5M2,
-  S32,
+#define TGEMM_ELEMENT_TYPE(Enum, name, mlir, bits, integer, float8) Enum,
+#include "tgemm/runtime/ElementTypes.def"
 };
+
+/// Every element type, in the table's order.
+const std::vector<ElementType> &allElementTypes();
 
 /// The spelling of docs/manifest.md ("f16", "e4m3", ...).
 const char *elementTypeName(ElementType type);
 std::optional<ElementType> parseElementType(std::string_view name);
 /// "f16, bf16, f32, ..." for messages.
 const char *allElementTypeNames();
+
+/// The MLIR element type that stores it: "f16", "f32" (also for tf32),
+/// "i8", "ui8", "i4", "f8E4M3FN", "f8E5M2", "i32".
+const char *mlirTypeName(ElementType type);
 
 /// Storage size in bits (4 for s4).
 int elementBits(ElementType type);
@@ -77,6 +79,13 @@ struct GemmSpec {
 /// Whether tgemm compiles this (A, B, acc, C) combination; if not, `why`
 /// says what would be accepted.
 bool isSupportedCombination(const GemmSpec &spec, std::string *why);
+
+/// The vocabulary as JSON text, for the languages that cannot include
+/// ElementTypes.def (Python reads it through the extension or the C API):
+/// one object per type, in the table's order, with its name, mlir, bits,
+/// integer and float8 columns, and whether it is an A/B operand type
+/// ("operand") or a C type ("result") of some combination tgemm compiles.
+const std::string &elementTypesJson();
 
 } // namespace tgemm::runtime
 

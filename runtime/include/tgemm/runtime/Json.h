@@ -1,9 +1,10 @@
-//===- Json.h - A small JSON reader ---------------------------------------===//
+//===- Json.h - A small JSON reader and writer ----------------------------===//
 //
-// Reads RFC 8259 JSON into a tree of JsonValue. Self-contained because the
-// GPU machine has no third-party libraries. Integers are kept exact (int64)
-// next to their double value, so that manifest sizes never pass through a
-// double. Object members keep their order; a duplicate key is an error.
+// Reads RFC 8259 JSON into a tree of JsonValue, and writes one back.
+// Self-contained because the GPU machine has no third-party libraries.
+// Integers are kept exact (int64) next to their double value, so that
+// manifest sizes never pass through a double. Object members keep their
+// order; a duplicate key is an error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,10 @@ public:
   static JsonValue makeString(std::string value);
   static JsonValue makeArray(std::vector<JsonValue> elements);
   static JsonValue makeObject(std::vector<Member> members);
+  /// Shorthands for building documents: an exact integer, and a number
+  /// that is not one.
+  static JsonValue makeInteger(int64_t value);
+  static JsonValue makeReal(double value);
 
   Kind kind() const { return valueKind; }
   bool isNull() const { return valueKind == Kind::Null; }
@@ -85,6 +90,14 @@ constexpr int kMaxJsonDepth = 64;
 /// Parses one JSON document (surrounding whitespace allowed). Throws
 /// JsonSyntaxError.
 JsonValue parseJson(std::string_view text);
+
+/// Writes `value` as JSON text, `indent` spaces per level (0: on one line),
+/// members in their order. Integers are written exactly; other numbers with
+/// the fewest digits that read back to the same double. JSON has no NaN or
+/// infinity: a non-finite number is written as null, which a reader that
+/// expects a number then refuses. Never throws (the compiler, built without
+/// exceptions, calls it).
+std::string writeJson(const JsonValue &value, int indent = 2) noexcept;
 
 } // namespace tgemm::runtime
 

@@ -1,7 +1,10 @@
 //===- Manifest.h - The launch manifest (docs/manifest.md) ----------------===//
 //
 // The compiler describes each kernel it emits in a JSON manifest; this is
-// its in-memory form and its reader. The reader validates every field and
+// its one schema: the in-memory form, its writer and its reader. The
+// compiler fills a KernelManifest and writes it with writeManifest; the
+// runtime, the C API and the Python extension read it back with
+// parseManifest. The reader validates every field and
 // refuses what it does not understand (unknown version, field, element type
 // or combination), with a message that names the file, the field path and
 // what was expected:
@@ -14,6 +17,7 @@
 #define TGEMM_RUNTIME_MANIFEST_H
 
 #include "tgemm/runtime/ElementType.h"
+#include "tgemm/runtime/Json.h"
 
 #include <array>
 #include <cstdint>
@@ -64,8 +68,10 @@ struct TileConfig {
 struct KernelManifest {
   std::string name;
   std::string module;
+  /// "wmma" or "ptx"; empty while the kernel is not lowered yet.
   std::string lowering;
-  std::string chip;       // "sm_90", "sm_90a"
+  /// "sm_90", "sm_90a"; empty while the kernel is not compiled yet.
+  std::string chip;
   int chipVersion = 0;    // 90
   bool archSpecific = false; // the "a" suffix: runs on exactly that chip
   /// M, N, K when the source memref was static; nullopt when dynamic.
@@ -102,6 +108,26 @@ Manifest readManifestFile(const std::string &path);
 const KernelManifest &selectKernel(const Manifest &manifest,
                                    const std::string &name,
                                    const std::string &fileName);
+
+/// The manifest as JSON, fields in docs/manifest.md's order. An empty
+/// `lowering` or `chip` (a kernel not yet lowered or compiled) is written as
+/// null, which parseManifest refuses. Never throws.
+JsonValue kernelManifestToJson(const KernelManifest &kernel) noexcept;
+JsonValue manifestToJson(const Manifest &manifest) noexcept;
+/// writeJson(manifestToJson(manifest)) and a newline.
+std::string writeManifest(const Manifest &manifest) noexcept;
+
+/// For producers built without exceptions (the compiler): parseManifest's
+/// checks, reporting the first failure in `error` ("<fileName>: <path>:
+/// <message>") instead of throwing.
+bool tryParseManifest(std::string_view text, const std::string &fileName,
+                      Manifest &out, std::string &error) noexcept;
+
+/// One kernel entry that is still being built: every check of
+/// parseManifest, except that `lowering` and `chip` may be null. Reports
+/// the first failure in `error` ("<path>: <message>").
+bool readPartialKernelManifest(const JsonValue &entry, KernelManifest &out,
+                               std::string &error) noexcept;
 
 /// Reads a whole file into `contents`; false (with `error` set to the
 /// reason) if it cannot be read.

@@ -113,6 +113,12 @@ TGEMM_RT_API int tgemm_rt_validate(const char *manifest_path,
                                    const char *kernel_name,
                                    const tgemm_rt_options *options);
 
+/* tgemm's element types as JSON text (one object per type: name, mlir,
+ * bits, integer, float8, operand, result; see ElementTypes.def), so that a
+ * binding speaks the same vocabulary as the compiler and the runtime. The
+ * string is static. */
+TGEMM_RT_API const char *tgemm_rt_element_types(void);
+
 /* Why the last failing call on this thread failed ("" if none did). */
 TGEMM_RT_API const char *tgemm_rt_last_error(void);
 
