@@ -101,10 +101,11 @@ unsigned pick(uint64_t &bits, unsigned n) {
 /// the options accept but a lowering may refuse, since the options are a
 /// command line too.
 void chooseOptions(uint64_t bits, mlir::tgemm::PipelineOptions &options) {
-  options.lowering = pick(bits, 2) ? "wmma" : "ptx";
+  static const char *lowerings[] = {"wmma", "ptx", "ptx", "wgmma"};
+  options.lowering = lowerings[pick(bits, 4)];
   static const char *chips[] = {
-      "sm_80", "sm_86", "sm_89", "sm_90", "sm_90", "sm_90", "sm_90", "sm_90",
-      "sm_80", "sm_86", "sm_89", "sm_90", "sm_90", "sm_90", "sm_90", "sm_75"};
+      "sm_80", "sm_86", "sm_89", "sm_90", "sm_90", "sm_90", "sm_90a", "sm_90a",
+      "sm_80", "sm_86", "sm_89", "sm_90", "sm_90", "sm_90", "sm_90a", "sm_75"};
   options.chip = chips[pick(bits, 16)];
   static const int64_t stages[] = {0, 0, 0, 0, 1, 2, 4, 9};
   options.stages = stages[pick(bits, 8)];

@@ -62,11 +62,13 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
                             ? RingSwizzle::Pad
                             : schedule.swizzle;
   int64_t offset = 0;
+  plan.alignment = ::tgemm::ringAlignment(fact.family);
   kernel.walk([&](AllocSmemOp alloc) {
     SmemType type = alloc.getType();
     ::tgemm::RingPlan planned = ::tgemm::planRing(
         offset, type.getStages(), type.getRows(), type.getCols(),
-        getElementBits(type.getElementType()), swizzle, schedule.padding);
+        getElementBits(type.getElementType()), swizzle, schedule.padding,
+        plan.alignment);
     RingLayout ring;
     ring.offset = planned.offset;
     ring.rowBytes = planned.rowBytes;
@@ -228,15 +230,19 @@ void mlir::tgemm::forEachWholeTileChunk(
 }
 
 Value mlir::tgemm::getDynamicSharedMemory(OpBuilder &b, Location loc,
-                                          gpu::GPUModuleOp module) {
+                                          gpu::GPUModuleOp module,
+                                          int64_t alignment) {
   MLIRContext *ctx = b.getContext();
   auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0);
-  if (!module.lookupSymbol(kDynamicSharedName)) {
+  auto global = module.lookupSymbol<LLVM::GlobalOp>(kDynamicSharedName);
+  if (!global) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(module.getBody());
     LLVM::GlobalOp::create(b, loc, arrayType, /*isConstant=*/false,
                            LLVM::Linkage::External, kDynamicSharedName,
-                           Attribute(), ::tgemm::kRingAlignment, /*addrSpace=*/3);
+                           Attribute(), alignment, /*addrSpace=*/3);
+  } else if (global.getAlignment().value_or(0) < uint64_t(alignment)) {
+    global.setAlignment(alignment);
   }
   return LLVM::AddressOfOp::create(b, loc, LLVM::LLVMPointerType::get(ctx, 3),
                                    kDynamicSharedName);
@@ -296,7 +302,7 @@ struct AllocSmemLowering : public OpConversionPattern<AllocSmemOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     IndexMath im{rewriter, loc};
-    Value base = getDynamicSharedMemory(rewriter, loc, module);
+    Value base = getDynamicSharedMemory(rewriter, loc, module, plan.alignment);
     rewriter.replaceOp(op, offsetSharedPointer(rewriter, loc, base,
                                                im.c(plan.rings.at(op).offset)));
     return success();
@@ -325,7 +331,7 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
   if (!mma)
     return result;
   bool wmma = family == ::tgemm::Family::Wmma;
-  StringRef title = wmma ? "WMMA" : "mma.sync";
+  StringRef title = wmma ? "WMMA" : ::tgemm::familyName(family);
   Type aType = mma.getA().getType().getElementType();
   Type accType = mma.getAcc().getType().getElementType();
   auto a = getOperandKind(aType);
@@ -381,9 +387,12 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
   // asked of the matmul; a kernel-level test without a target is checked
   // as for sm_90).
   TargetAttr targetAttr = lookupTarget(kernel);
-  ::tgemm::Target target{targetAttr ? &targetAttr.getChipInfo()
-                                    : ::tgemm::lookupChip("sm_90"),
-                         family};
+  ::tgemm::Target target{
+      targetAttr ? &targetAttr.getChipInfo()
+                 : ::tgemm::lookupChip(::tgemm::needsArchSpecificChip(family)
+                                           ? "sm_90a"
+                                           : "sm_90"),
+      family};
   ::tgemm::Problem problem{result.fact->a, result.fact->b, result.fact->acc,
                            result.fact->acc};
   problem.rowA = mma.getLayoutA() == Layout::Row;
@@ -688,8 +697,9 @@ Value mlir::tgemm::getScratchPointer(OpBuilder &b, Location loc,
                                      const KernelMemoryPlan &plan,
                                      gpu::GPUModuleOp module, Value offset) {
   IndexMath im{b, loc};
-  return offsetSharedPointer(b, loc, getDynamicSharedMemory(b, loc, module),
-                             im.add(offset, plan.scratchOffset));
+  return offsetSharedPointer(
+      b, loc, getDynamicSharedMemory(b, loc, module, plan.alignment),
+      im.add(offset, plan.scratchOffset));
 }
 
 /// The mask of lanes i in [0, n) with `rowInside` and start + i < limit.

@@ -7,6 +7,7 @@
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -70,6 +71,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   // Each lowering takes the kernels of its family.
   pm.addPass(createTGemmLowerToWMMA());
   pm.addPass(createTGemmLowerToPTX());
+  pm.addPass(createTGemmLowerToWGMMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 
@@ -81,6 +83,8 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  // NVVM ops that are PTX templates (wgmma.mma_async) become inline PTX.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa";

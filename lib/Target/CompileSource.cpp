@@ -34,11 +34,11 @@ CompileResult compileSource(const std::string &source,
   llvm::raw_string_ostream diagnostics(result.diagnostics);
 
   mlir::tgemm::PipelineOptions pipeline;
-  if (options.lowering == "wmma" || options.lowering == "ptx") {
+  if (::tgemm::parseFamily(options.lowering) && options.lowering != "mma.sync") {
     pipeline.lowering = options.lowering;
   } else {
     diagnostics << "error: unknown lowering '" << options.lowering
-                << "'; expected wmma or ptx\n";
+                << "'; expected " << ::tgemm::knownLoweringNames() << "\n";
     return result;
   }
   if (options.optLevel > 3) {

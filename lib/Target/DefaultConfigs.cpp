@@ -44,3 +44,14 @@ std::optional<TileConfig> tgemm::defaultConfig(ElemKind a, ElemKind b,
   }
   return std::nullopt;
 }
+
+std::optional<TileConfig> tgemm::defaultConfig(ElemKind a, ElemKind b,
+                                               ElemKind acc, Family family) {
+  if (family != Family::Wgmma)
+    return defaultConfig(a, b, acc);
+  if (!lookupMma(family, a, b, acc))
+    return std::nullopt;
+  // Two warpgroups of 64 x 128, block K of 128 bytes (the swizzle's row),
+  // four stages: 128 KiB of rings, within sm_90a's 227 KiB.
+  return TileConfig{{128, 128, 128 * 8 / bitWidth(a)}, {8, 1}, 4};
+}

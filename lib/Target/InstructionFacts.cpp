@@ -13,6 +13,7 @@ namespace {
 using EK = ElemKind;
 constexpr Family W = Family::Wmma;
 constexpr Family M = Family::MmaSync;
+constexpr Family G = Family::Wgmma;
 
 // clang-format off
 // family, A, B, acc, {m, n, k}, regs A/B/acc, first sm, row.col only
@@ -36,6 +37,14 @@ const MmaFact kMmaFacts[] = {
     {M, EK::S4,   EK::S4,   EK::S32, {16, 8, 64},  4, 2, 4, 80, true},
     {M, EK::E4M3, EK::E4M3, EK::F32, {16, 8, 32},  4, 2, 4, 89, true},
     {M, EK::E5M2, EK::E5M2, EK::F32, {16, 8, 32},  4, 2, 4, 89, true},
+    // wgmma.mma_async.sync.aligned.m64nNk16 (PTX ISA "Asynchronous
+    // Warpgroup Level Matrix Multiply-Accumulate", sm_90a): a warpgroup of 4
+    // warps computes 64 x N with A and B read from shared memory through
+    // matrix descriptors, no operand registers. Per warp, the table holds
+    // the 16 x 8 piece of the accumulator that the warp's registers carry
+    // (rows 16w..16w+15 of the 64, the m16n8 layout of mma.sync) and k16.
+    {G, EK::F16,  EK::F16,  EK::F32, {16, 8, 16},  0, 0, 4, 90, true},
+    {G, EK::BF16, EK::BF16, EK::F32, {16, 8, 16},  0, 0, 4, 90, true},
 };
 
 // CUDA C Programming Guide, "Technical Specifications per Compute
@@ -46,7 +55,7 @@ const ChipInfo kChips[] = {
     {"sm_89", 89, 99 * 1024, 1024},
     {"sm_90", 90, 227 * 1024, 1024},
     // sm_90 with the architecture-specific features (wgmma, setmaxnreg).
-    {"sm_90a", 90, 227 * 1024, 1024},
+    {"sm_90a", 90, 227 * 1024, 1024, /*archSpecific=*/true},
 };
 // clang-format on
 } // namespace
@@ -115,16 +124,40 @@ std::optional<Family> tgemm::parseFamily(llvm::StringRef name) {
     return Family::Wmma;
   if (name == "ptx" || name == "mma.sync")
     return Family::MmaSync;
+  if (name == "wgmma")
+    return Family::Wgmma;
   return std::nullopt;
 }
 
 llvm::StringRef tgemm::familyName(Family family) {
-  return family == Family::Wmma ? "wmma" : "mma.sync";
+  switch (family) {
+  case Family::Wmma:
+    return "wmma";
+  case Family::MmaSync:
+    return "mma.sync";
+  case Family::Wgmma:
+    return "wgmma";
+  }
+  llvm_unreachable("unknown family");
 }
 
 llvm::StringRef tgemm::loweringName(Family family) {
-  return family == Family::Wmma ? "wmma" : "ptx";
+  switch (family) {
+  case Family::Wmma:
+    return "wmma";
+  case Family::MmaSync:
+    return "ptx";
+  case Family::Wgmma:
+    return "wgmma";
+  }
+  llvm_unreachable("unknown family");
 }
+
+bool tgemm::needsArchSpecificChip(Family family) {
+  return family == Family::Wgmma;
+}
+
+std::string tgemm::knownLoweringNames() { return "wmma, ptx or wgmma"; }
 
 std::string tgemm::knownChipNames() {
   return llvm::join(llvm::map_range(kChips,
@@ -246,9 +279,12 @@ const FragmentLayout kMmaSyncBLayout{kMmaSyncOperandLanes, kMmaSyncBValues};
 } // namespace
 
 const FragmentLayout &tgemm::accumulatorLayout(const MmaFact &fact) {
-  assert(fact.family == Family::MmaSync &&
+  assert(fact.family != Family::Wmma &&
          "wmma fragments are opaque: only wmma.store knows their layout");
-  // Every mma.sync of the table is m16n8: the same accumulator layout.
+  // Every mma.sync of the table is m16n8: the same accumulator layout. A
+  // wgmma's accumulator is, per warp and 8 columns, the same (PTX ISA,
+  // "Register Fragments and Shared Memory Matrix Layouts", wgmma D:
+  // row 16 * warp + groupID (+ 8), columns 2 * threadID_in_group (+ 1)).
   assert(fact.shape.m == 16 && fact.shape.n == 8 && "no layout for this shape");
   return kMmaSyncAccLayout;
 }

@@ -26,12 +26,15 @@ std::string joinSpellings(llvm::ArrayRef<ElemKind> kinds) {
   return llvm::join(llvm::map_range(kinds, irSpelling), ", ");
 }
 
+/// "wmma", "wmma and mma.sync", "wmma, mma.sync and wgmma".
 std::string joinFamilies(llvm::ArrayRef<const MmaFact *> facts) {
-  return llvm::join(llvm::map_range(facts,
-                                    [](const MmaFact *f) {
-                                      return familyName(f->family);
-                                    }),
-                    " and ");
+  std::string out;
+  for (size_t i = 0; i < facts.size(); ++i) {
+    if (i)
+      out += i + 1 == facts.size() ? " and " : ", ";
+    out += familyName(facts[i]->family).str();
+  }
+  return out;
 }
 
 std::string formatShortest(double value) {
@@ -85,7 +88,8 @@ std::string tgemm::chipNameError(llvm::StringRef name) {
 std::string tgemm::familyNameError(llvm::StringRef name) {
   if (name.empty() || parseFamily(name))
     return "";
-  return ("unknown instruction family '" + name + "'; expected wmma or ptx")
+  return ("unknown instruction family '" + name + "'; expected " +
+          knownLoweringNames())
       .str();
 }
 
@@ -106,6 +110,10 @@ Schedule tgemm::defaultSchedule(Family family, const TileConfig &config,
     s.swizzle = Swizzle::Pad;
     return s;
   }
+  // wgmma reads its operands from 128-byte swizzled rings and has no
+  // fragments to carry.
+  if (family == Family::Wgmma)
+    return s;
   // mma.sync: blocks of 8 or more warps (one per SM) gain from carrying the
   // next stage's first fragments across the barrier; 4-warp ones spill.
   int64_t warps = config.warps[0] * config.warps[1];
@@ -114,9 +122,13 @@ Schedule tgemm::defaultSchedule(Family family, const TileConfig &config,
   return s;
 }
 
+int64_t tgemm::ringAlignment(Family family) {
+  return family == Family::Wgmma ? 1024 : kRingAlignment;
+}
+
 RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
                          int64_t cols, int64_t elementBits, Swizzle swizzle,
-                         int64_t padding) {
+                         int64_t padding, int64_t alignment) {
   RingPlan ring;
   ring.swizzle = swizzle;
   ring.elementBits = elementBits;
@@ -125,7 +137,7 @@ RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
   ring.rowBytes = cols * elementBits / 8;
   ring.rowPitch = ring.rowBytes + (swizzle == Swizzle::Pad ? padding : 0);
   ring.stagePitch = rows * ring.rowPitch;
-  ring.offset = llvm::alignTo(offset, kRingAlignment);
+  ring.offset = llvm::alignTo(offset, alignment);
   return ring;
 }
 
@@ -150,10 +162,11 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
   SharedMemoryPlan plan;
   RingShapes shapes = ringShapes(p, c);
   Swizzle swizzle = family == Family::Wmma ? Swizzle::Pad : s.swizzle;
+  int64_t alignment = ringAlignment(family);
   plan.a = planRing(0, c.stages, shapes.aRows, shapes.aCols, bitWidth(p.a),
-                    swizzle, s.padding);
+                    swizzle, s.padding, alignment);
   plan.b = planRing(plan.a.offset + plan.a.sizeBytes(), c.stages, shapes.bRows,
-                    shapes.bCols, bitWidth(p.b), swizzle, s.padding);
+                    shapes.bCols, bitWidth(p.b), swizzle, s.padding, alignment);
   int64_t ringsEnd = plan.b.offset + plan.b.sizeBytes();
   bool overRings = false;
   if (const MmaFact *fact = lookupMma(family, p.a, p.b, p.acc))
@@ -377,12 +390,29 @@ Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
                       "transpose 16-bit elements only, got {1}",
                       quoted(p.a), layouts())
             .str());
+  // wgmma reads K-major operands (A row-major, B column-major) through its
+  // descriptors; the transposed 16-bit forms are not lowered yet.
+  if (t.family == Family::Wgmma && !rowCol)
+    return violation(
+        "layout",
+        llvm::formatv("the wgmma lowering reads K-major operands, "
+                      "layout(row, col); got {0} (the ptx lowering serves "
+                      "the other layouts)",
+                      layouts())
+            .str());
   if (fact->minSm > t.chip->sm)
     return violation("chip", llvm::formatv("{0} with {1} operands needs sm_{2} "
                                            "or newer; the target is {3}",
                                            familyName(t.family), ptxName(p.a),
                                            fact->minSm, t.chip->name)
                                  .str());
+  if (needsArchSpecificChip(t.family) && !t.chip->archSpecific)
+    return violation(
+        "chip",
+        llvm::formatv("{0} is an architecture-specific instruction: it needs "
+                      "the sm_{1}a target, not {2}",
+                      familyName(t.family), fact->minSm, t.chip->name)
+            .str());
   return std::nullopt;
 }
 
@@ -399,6 +429,25 @@ Verdict tgemm::checkPadding(int64_t padding) {
 Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
   if (Verdict v = checkPadding(s.padding))
     return v;
+  if (family == Family::Wgmma) {
+    if (s.swizzle != Swizzle::Xor)
+      return violation("schedule",
+                       llvm::formatv("the wgmma lowering reads its rings "
+                                     "through 128-byte swizzled descriptors: "
+                                     "swizzle = {0} is not available; use "
+                                     "swizzle = xor",
+                                     swizzleName(s.swizzle))
+                           .str());
+    if (s.prefetchFragments)
+      return violation("schedule", "wgmma reads its operands from shared "
+                                   "memory: it has no fragments to carry "
+                                   "across the barrier (prefetch_fragments)");
+    if (!s.asyncCopy)
+      return violation("schedule", "the wgmma lowering copies tiles with "
+                                   "cp.async: async_copy = false is not "
+                                   "available");
+    return std::nullopt;
+  }
   if (family != Family::Wmma)
     return std::nullopt;
   if (s.swizzle != Swizzle::Pad)
@@ -432,10 +481,49 @@ Verdict tgemm::checkRingRows(Swizzle swizzle, int64_t rowBytes) {
           .str());
 }
 
+Verdict tgemm::checkWarpgroups(const Problem &p, const TileConfig &c) {
+  int64_t bm = c.block[0], bn = c.block[1], bk = c.block[2];
+  int64_t wm = c.warps[0], wn = c.warps[1];
+  if (wn != 1 || wm % 4 != 0)
+    return violation(
+        "warpgroup",
+        llvm::formatv("wgmma is issued by warpgroups of 4 warps stacked "
+                      "along M: warps must be [4k, 1], got [{0}, {1}]",
+                      wm, wn)
+            .str());
+  if (bm != 16 * wm)
+    return violation(
+        "warpgroup",
+        llvm::formatv("each warpgroup computes 64 rows (16 per warp): block "
+                      "tile M must be 16 x {0} warps = {1}, got {2}",
+                      wm, 16 * wm, bm)
+            .str());
+  if (bn % 8 != 0 || bn > 256)
+    return violation(
+        "warpgroup",
+        llvm::formatv("one wgmma covers the block tile N: a multiple of 8 up "
+                      "to 256, got {0}",
+                      bn)
+            .str());
+  // The 128-byte swizzle of the descriptors: one ring row is one 128-byte
+  // line.
+  int64_t rowBytes = bk * bitWidth(p.a) / 8;
+  if (rowBytes != 128)
+    return violation(
+        "warpgroup",
+        llvm::formatv("the wgmma descriptors read 128-byte swizzled rows: "
+                      "block tile K must be {0} for {1} ({2} bytes), got {3}",
+                      128 * 8 / bitWidth(p.a), irSpelling(p.a), rowBytes, bk)
+            .str());
+  return std::nullopt;
+}
+
 Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
                              const Schedule &s, Family family) {
   if (Verdict v = checkScheduleKnobs(s, family))
     return v;
+  if (family == Family::Wgmma)
+    return checkWarpgroups(p, c);
   if (family != Family::MmaSync)
     return std::nullopt;
   RingShapes shapes = ringShapes(p, c);

@@ -111,7 +111,7 @@ struct SelectConfigPass
       }
       if (source.empty()) {
         std::optional<::tgemm::TileConfig> fallback =
-            ::tgemm::defaultConfig(kinds.a, kinds.b, kinds.acc);
+            ::tgemm::defaultConfig(kinds.a, kinds.b, kinds.acc, target.family);
         if (!fallback ||
             !tryConfig(op, *fallback,
                        ::tgemm::defaultSchedule(target.family, *fallback),

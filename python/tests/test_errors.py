@@ -6,7 +6,7 @@ import random
 import pytest
 
 import tgemm
-from conftest import needs_extension
+from conftest import find_ptxas, needs_extension, needs_ptxas
 
 pytestmark = needs_extension
 
@@ -52,8 +52,25 @@ def test_unknown_chip(example):
 
 
 def test_unknown_lowering(example):
-    text = compile_error(example("gemm-f16-f32.mlir"), "wgmma")
-    assert text == "error: unknown lowering 'wgmma'; expected wmma or ptx"
+    text = compile_error(example("gemm-f16-f32.mlir"), "tensor")
+    assert text == ("error: unknown lowering 'tensor'; expected wmma, ptx or "
+                    "wgmma")
+
+
+def test_wgmma_needs_sm90a(example):
+    text = compile_error(example("gemm-f16-f32-wgmma.mlir"), "wgmma", "sm_90")
+    assert "error: 'tgemm.matmul' op wgmma is an architecture-specific " \
+        "instruction: it needs the sm_90a target, not sm_90" in text
+
+
+@needs_ptxas
+def test_wgmma_compiles(example):
+    kernel = tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma",
+                           "sm_90a", emit_cubin=True, ptxas=find_ptxas())
+    assert "wgmma.mma_async.sync.aligned.m64n" in kernel.ptx
+    assert kernel.manifest["kernels"][0]["lowering"] == "wgmma"
+    assert kernel.manifest["kernels"][0]["chip"] == "sm_90a"
+    assert kernel.cubin
 
 
 def test_bad_options(example):

@@ -24,7 +24,7 @@ def _error(message, status=1):
 
 def _add_pipeline_options(parser):
     group = parser.add_argument_group("pipeline options (README.md)")
-    group.add_argument("--lowering", default="ptx", choices=("wmma", "ptx"))
+    group.add_argument("--lowering", default="ptx", choices=("wmma", "ptx", "wgmma"))
     group.add_argument("--chip", default="sm_90")
     group.add_argument("--stages", type=int, default=0,
                        help="override every config's stage count (0: keep)")

@@ -143,7 +143,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     """Compiles MLIR text holding `tgemm.matmul` ops through
     `--tgemm-pipeline` and returns a CompiledKernel.
 
-    lowering: "wmma" or "ptx"; chip: "sm_80", "sm_86", "sm_89" or "sm_90";
+    lowering: "wmma", "ptx" or "wgmma"; chip: "sm_80", "sm_86", "sm_89",
+    "sm_90" or "sm_90a" (wgmma needs sm_90a);
     stages (0 keeps each config's), async_copy, ldmatrix, swizzle ("xor",
     "pad", "none") and padding (bytes) are the pipeline's options (README.md,
     "The pipeline"). emit_cubin also assembles each module with ptxas (found

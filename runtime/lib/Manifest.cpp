@@ -417,9 +417,9 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
   if (!partial || !lowering.isNull())
     k.lowering = readString(lowering, loweringPath);
   if (!(partial && lowering.isNull()) && k.lowering != "wmma" &&
-      k.lowering != "ptx")
-    fail(loweringPath,
-         "unknown lowering '" + k.lowering + "' (expected wmma or ptx)");
+      k.lowering != "ptx" && k.lowering != "wgmma")
+    fail(loweringPath, "unknown lowering '" + k.lowering +
+                           "' (expected wmma, ptx or wgmma)");
   readChip(field(v, path, "chip"), join(path, "chip"), k);
   readProblem(field(v, path, "problem"), join(path, "problem"), k);
   k.gemm.a = readOperand(field(v, path, "a"), join(path, "a"));

@@ -2,6 +2,8 @@
 
 #include "tgemm/runtime/Report.h"
 
+#include "tgemm/runtime/Json.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -101,29 +103,7 @@ std::string csvField(const std::string &value) {
 } // namespace
 
 std::string jsonQuote(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20)
-        out += format("\\u%04x", static_cast<unsigned char>(c));
-      else
-        out += c;
-    }
-  }
-  return out + "\"";
+  return writeJson(JsonValue::makeString(text), 0);
 }
 
 std::string csvHeader() {

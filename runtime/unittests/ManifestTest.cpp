@@ -123,8 +123,9 @@ const BadManifest kBadManifests[] = {
      ErrorKind::Input, "contains whitespace"},
     {R"("name": "gemm_f16_f32_kernel")", R"("name": 7)", ErrorKind::Input,
      "kernels[0].name: expected a string, got 7"},
-    {R"("lowering": "wmma")", R"("lowering": "wgmma")", ErrorKind::Input,
-     "kernels[0].lowering: unknown lowering 'wgmma' (expected wmma or ptx)"},
+    {R"("lowering": "wmma")", R"("lowering": "tensor")", ErrorKind::Input,
+     "kernels[0].lowering: unknown lowering 'tensor' (expected wmma, ptx or "
+     "wgmma)"},
     {R"("chip": "sm_90")", R"("chip": "gfx90a")", ErrorKind::Input,
      "kernels[0].chip: invalid chip 'gfx90a'"},
     {R"("chip": "sm_90")", R"("chip": "sm_9")", ErrorKind::Input,

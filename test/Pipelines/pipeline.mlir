@@ -18,7 +18,7 @@
 // CHECK-NOT: gpu.module
 
 // CHIP: error: option 'chip': unknown chip 'sm_75'; known chips: sm_80, sm_86, sm_89, sm_90, sm_90a
-// LOWERING: error: option 'lowering': unknown instruction family 'tensor-cores'; expected wmma or ptx
+// LOWERING: error: option 'lowering': unknown instruction family 'tensor-cores'; expected wmma, ptx or wgmma
 // FP8: fp8.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tgemm.matmul' op the wmma lowering has no wmma instruction for 'f8E5M2' x 'f8E5M2' -> 'f32'
 // SMEM: big-pipeline.mlir:{{[0-9]+}}:{{[0-9]+}}: error: 'tgemm.matmul' op the 4-stage pipeline needs 151552 bytes of shared memory; sm_86 allows a block 101376 bytes
 func.func @gemm(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) {

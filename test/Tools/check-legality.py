@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mutate  # noqa: E402
 
 CHIPS = ["sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"]
-FAMILIES = ["wmma", "ptx"]
+FAMILIES = ["wmma", "ptx", "wgmma"]
 LAYOUTS = [(a, b) for a in ("row", "col") for b in ("row", "col")]
 MATMUL = re.compile(
     r"tgemm\.matmul (%\w+), (%\w+), (%\w+) layout\((row|col), (row|col)\)")

@@ -50,6 +50,40 @@ def TGemmLowerToWMMA : Pass<"tgemm-lower-to-wmma", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TGemmLowerToWGMMA : Pass<"tgemm-lower-to-wgmma", "ModuleOp"> {
+  let summary = "Lower tile ops to Hopper's warpgroup MMA (wgmma, sm_90a)";
+  let description = [{
+    Rewrites the kernel-level tile ops of every `gpu.func` whose
+    `tgemm.target` names the wgmma family (and of kernels without a target)
+    for sm_90a:
+
+    - `tgemm.copy_tile ... async`: the cp.async copies of the ptx lowering
+      into 128-byte XOR-swizzled rings aligned to 1024 bytes;
+      `tgemm.wait_copies` is `cp.async.wait_group N` followed by
+      `fence.proxy.async.shared::cta`, since wgmma reads the rings through
+      the async proxy;
+    - `tgemm.mma_tile`: each warpgroup (4 consecutive warps, 16 rows each)
+      multiplies its 64 rows of the block tile by the whole block tile N:
+      `nvvm.wgmma.fence.aligned`, one `nvvm.wgmma.mma_async` m64nNk16 per
+      k-step with A and B read through shared-memory matrix descriptors
+      (K-major, 128-byte swizzle), `nvvm.wgmma.commit.group.sync.aligned`
+      and `nvvm.wgmma.wait.group.sync.aligned 0`;
+    - `tgemm.store_tile`: the slab-staged epilogue of the ptx lowering
+      (per warp, a wgmma accumulator has mma.sync's m16n8 layout).
+
+    f16 and bf16 operands with f32 accumulators, `layout(row, col)`; the
+    kernel's shapes must be those of tgemm-check-target's warpgroup rule
+    (warps [4k, 1], 16 rows per warp, a block N of at most 256, 128-byte
+    tile rows), else a diagnostic at the `tgemm.mma_tile`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TGemmLowerToPTX : Pass<"tgemm-lower-to-ptx", "ModuleOp"> {
   let summary = "Lower tile ops to inline PTX: cp.async, ldmatrix, mma.sync";
   let description = [{

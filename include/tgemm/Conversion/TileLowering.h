@@ -61,6 +61,8 @@ struct KernelMemoryPlan {
   llvm::DenseMap<Operation *, RingLayout> rings; // keyed by tgemm.alloc_smem
   int64_t scratchOffset = 0;
   int64_t totalBytes = 0;
+  /// Of the rings and of the dynamic shared memory itself.
+  int64_t alignment = ::tgemm::kRingAlignment;
 
   /// Plans every `tgemm.alloc_smem` in `kernel`, in order, with the
   /// schedule's swizzle and padding, then the epilogue scratch of `fact`.
@@ -139,9 +141,11 @@ int64_t getElementBits(Type type);
 /// are packed.
 Value getElementBytes(OpBuilder &b, Location loc, Value elements, int64_t bits);
 
-/// The kernel's dynamic shared memory as an `!llvm.ptr<3>`.
+/// The kernel's dynamic shared memory as an `!llvm.ptr<3>`, declared
+/// aligned to at least `alignment` bytes.
 Value getDynamicSharedMemory(OpBuilder &b, Location loc,
-                             gpu::GPUModuleOp module);
+                             gpu::GPUModuleOp module,
+                             int64_t alignment = ::tgemm::kRingAlignment);
 
 /// `base + byteOffset` for a shared-memory pointer; `byteOffset` is index.
 Value offsetSharedPointer(OpBuilder &b, Location loc, Value base,
@@ -274,6 +278,36 @@ protected:
   Value tileRow, tileCol; // where the warp's tile lies in C
 };
 
+class LaneCoords;
+class KernelLowering;
+
+/// The staged epilogue of the families whose warp accumulator has the
+/// m16n8 layout of the facts table (mma.sync; wgmma, per warp), in
+/// registers of type `accReg`: over the dead rings, each warp writes 16
+/// rows of its accumulator at a time to its slab (rows padded by 16 bytes),
+/// then its lanes read back 16-byte vectors of C's worth of elements.
+class SlabStaging : public EpilogueStaging {
+public:
+  SlabStaging(OpBuilder &b, Location loc, const KernelLowering &lowering,
+              StoreTileOp op, StoreTileOp::Adaptor adaptor, Type accReg);
+  ~SlabStaging() override;
+
+  int64_t getNumPieces() const override { return frags.fragsM; }
+  int64_t getAlignment() const override { return 16; }
+  void write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const override;
+  void readBack(OpBuilder &b, int64_t fm,
+                function_ref<void(OpBuilder &, Value, Value, Value)> store)
+      const override;
+
+private:
+  const KernelLowering &lowering;
+  Type accReg;
+  const ::tgemm::FragmentLayout &accLayout;
+  int64_t accBytes, slabPitch, perVector, vectorsPerRow;
+  Value lane, slab;
+  std::unique_ptr<LaneCoords> accLane; // the lane's part of accLayout
+};
+
 /// One kernel's instruction-level lowering: what its patterns share, and
 /// the hooks through which the copy patterns every family shares emit the
 /// family's own instructions.
@@ -317,6 +351,27 @@ public:
   int64_t threads;         // per block
   gpu::GPUModuleOp module; // the kernel's, which holds its shared memory
   bool asyncCopy;          // cp.async for copies marked `async`
+};
+
+/// A shared-memory pointer as the 32-bit address of PTX's .shared operands.
+Value sharedAddress32(OpBuilder &b, Location loc, Value ptr);
+
+/// The lowerings whose asynchronous copies are cp.async (ptx, wgmma): one
+/// 16-byte cp.async.cg per chunk of a whole tile (predicated without a
+/// branch); at an operand's edge, or for rows aligned to less than 16
+/// bytes, cp.async of 8 or 4 bytes whose source sizes count the bytes
+/// inside the operand (the hardware fills zeros), else the masked
+/// element-wise copy; cp.async.commit_group and cp.async.wait_group.
+class CpAsyncLowering : public KernelLowering {
+public:
+  using KernelLowering::KernelLowering;
+  void emitAsyncCopy(OpBuilder &b, Location loc, const TileCopy &copy,
+                     Value predicate) const override;
+  void emitAsyncEdgeCopy(OpBuilder &b, Location loc,
+                         const TileCopy &copy) const override;
+  void emitCommitGroup(OpBuilder &b, Location loc) const override;
+  void emitWaitGroup(OpBuilder &b, Location loc,
+                     int64_t pending) const override;
 };
 
 /// A pattern of one family's lowering.

@@ -24,7 +24,7 @@ namespace tgemm {
 /// The pipeline's options (mlir::tgemm::PipelineOptions, docs in
 /// README.md) plus what to produce.
 struct CompileOptions {
-  std::string lowering = "ptx"; // wmma or ptx
+  std::string lowering = "ptx"; // wmma, ptx or wgmma
   std::string chip = "sm_90";
   int64_t stages = 0; // 0: keep each config's
   bool asyncCopy = true;

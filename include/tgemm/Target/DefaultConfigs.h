@@ -34,6 +34,12 @@ struct TileConfig {
 /// no instruction computes that combination (see legalAccumulators()).
 std::optional<TileConfig> defaultConfig(ElemKind a, ElemKind b, ElemKind acc);
 
+/// The default tile of `family` for the precision: defaultConfig, except
+/// where the family's own shape rules need another (wgmma: warpgroups
+/// stacked along M and 128-byte rows).
+std::optional<TileConfig> defaultConfig(ElemKind a, ElemKind b, ElemKind acc,
+                                        Family family);
+
 } // namespace tgemm
 
 #endif // TGEMM_TARGET_DEFAULTCONFIGS_H

@@ -35,7 +35,7 @@ namespace tgemm {
 using ElemKind = ::tgemm::runtime::ElementType;
 
 /// The instruction families tgemm lowers to.
-enum class Family { Wmma, MmaSync };
+enum class Family { Wmma, MmaSync, Wgmma };
 
 struct InstrShape {
   int64_t m, n, k;
@@ -62,6 +62,9 @@ struct ChipInfo {
   /// Largest dynamic shared memory one block may opt into, in bytes.
   int64_t maxSharedBytesPerBlock;
   int64_t maxThreadsPerBlock;
+  /// The "a" target: the chip's architecture-specific instructions (wgmma,
+  /// setmaxnreg), in PTX that runs on that chip only.
+  bool archSpecific = false;
 };
 
 llvm::ArrayRef<MmaFact> getMmaFacts();
@@ -107,6 +110,11 @@ inline std::optional<ElemKind> parseElemKind(llvm::StringRef name) {
 llvm::StringRef familyName(Family family);
 /// The lowering that uses a family (`wmma`, `ptx`).
 llvm::StringRef loweringName(Family family);
+/// Whether the family's instructions exist only on an arch-specific target
+/// (wgmma: sm_90a, PTX ISA "Target ISA notes").
+bool needsArchSpecificChip(Family family);
+/// "wmma, ptx or wgmma", for messages.
+std::string knownLoweringNames();
 /// "sm_80, sm_86, ..." for diagnostics.
 std::string knownChipNames();
 

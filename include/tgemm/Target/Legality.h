@@ -100,11 +100,17 @@ struct SharedMemoryPlan {
 
 /// Alignment of every ring and of the scratch, in bytes.
 constexpr int64_t kRingAlignment = 128;
+/// What `family` aligns its rings (and the dynamic shared memory) to:
+/// kRingAlignment, or 1024 for wgmma, whose 128-byte swizzle repeats every
+/// 8 rows of 128 bytes and is computed from the address (PTX ISA, "Matrix
+/// Descriptor Format").
+int64_t ringAlignment(Family family);
 
 /// The ring of a `rows` x `cols` tile of `elementBits`-bit elements, with
-/// `stages` stages, at `offset`.
+/// `stages` stages, at `offset` (rounded up to `alignment`).
 RingPlan planRing(int64_t offset, int64_t stages, int64_t rows, int64_t cols,
-                  int64_t elementBits, Swizzle swizzle, int64_t padding);
+                  int64_t elementBits, Swizzle swizzle, int64_t padding,
+                  int64_t alignment = kRingAlignment);
 
 /// Bytes of epilogue scratch the lowering of `fact` needs for a block of
 /// `warps` warps with a `warpTileN`-wide warp tile, and whether it overlays
@@ -163,6 +169,12 @@ Verdict checkRingRows(Swizzle swizzle, int64_t rowBytes);
 /// Whether `swizzle` can lay out rows of `rowBytes` bytes; `Xor` needs rows
 /// of 16, 32 or 64 bytes or a multiple of 128.
 bool supportsSwizzle(Swizzle swizzle, int64_t rowBytes);
+
+/// The wgmma lowering's shape rules: warpgroups of 4 warps stacked along M
+/// (warps [4k, 1], 16 rows per warp), a block N one wgmma covers (a
+/// multiple of 8 up to 256), and 128-byte ring rows for the swizzled
+/// descriptors.
+Verdict checkWarpgroups(const Problem &problem, const TileConfig &config);
 
 /// Whether `bytes` of dynamic shared memory fit a block on `chip`.
 Verdict checkSharedMemory(int64_t bytes, const ChipInfo &chip,

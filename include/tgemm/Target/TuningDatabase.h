@@ -33,7 +33,7 @@ namespace tgemm {
 /// One measured winner.
 struct TunedConfig {
   std::string chip;     // sm_90
-  std::string lowering; // wmma or ptx
+  std::string lowering; // wmma, ptx or wgmma
   ElemKind a, b, acc, c;
   int64_t m, n, k; // the shape it was tuned at
   TileConfig config;

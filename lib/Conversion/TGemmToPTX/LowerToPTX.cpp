@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tgemm/Conversion/LaneCoords.h"
 #include "tgemm/Conversion/Passes.h"
 #include "tgemm/Conversion/PtxBuilder.h"
 #include "tgemm/Conversion/TileLowering.h"
@@ -75,73 +76,9 @@ struct MmaSyncAtom {
   }
 };
 
-/// The lane modes of a fragment layout of the facts table for one lane:
-/// the index of each mode, emitted once (slowest mode first), and the
-/// lane's row or column within the instruction tile from them.
-class LaneCoords {
-public:
-  LaneCoords() = default;
-  LaneCoords(IndexMath &im, ArrayRef<::tgemm::LayoutMode> modes, Value lane)
-      : modes(modes) {
-    SmallVector<int64_t> below(modes.size(), 1);
-    for (size_t i = 1; i < modes.size(); ++i)
-      below[i] = below[i - 1] * modes[i - 1].extent;
-    index.resize(modes.size());
-    for (size_t i = modes.size(); i-- > 0;) {
-      Value x = im.div(lane, below[i]);
-      // The slowest mode spans the rest of the warp's 32 lanes.
-      bool last = i + 1 == modes.size() && below[i] * modes[i].extent == 32;
-      index[i] = last ? x : im.rem(x, modes[i].extent);
-    }
-  }
-
-  /// Whether `layout` has these lane modes.
-  bool isLaneOf(const ::tgemm::FragmentLayout &layout) const {
-    return llvm::equal(modes, layout.laneModes,
-                       [](const ::tgemm::LayoutMode &x,
-                          const ::tgemm::LayoutMode &y) {
-                         return x.extent == y.extent &&
-                                x.rowStride == y.rowStride &&
-                                x.colStride == y.colStride;
-                       });
-  }
-
-  /// `base` (if any) + the lane's row + `offset`.
-  Value row(IndexMath &im, int64_t offset, Value base = Value()) const {
-    return sum(im, offset, base, /*rows=*/true, 1);
-  }
-  /// `base` (if any) + the lane's column in `unit`s + `offset`.
-  Value col(IndexMath &im, int64_t offset, Value base = Value(),
-            int64_t unit = 1) const {
-    return sum(im, offset, base, /*rows=*/false, unit);
-  }
-
-private:
-  Value sum(IndexMath &im, int64_t offset, Value base, bool rows,
-            int64_t unit) const {
-    Value total = base;
-    for (auto [mode, x] : llvm::zip_equal(modes, index)) {
-      int64_t stride = rows ? mode.rowStride : mode.colStride;
-      if (stride == 0)
-        continue;
-      assert(stride % unit == 0 && "a lane between units");
-      Value term = im.mul(x, stride / unit);
-      total = total ? im.add(total, term) : term;
-    }
-    return total ? im.add(total, offset) : im.c(offset);
-  }
-
-  ArrayRef<::tgemm::LayoutMode> modes;
-  SmallVector<Value> index; // of each lane mode
-};
-
-Value sharedAddress32(OpBuilder &b, Location loc, Value ptr) {
-  return LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
-}
-
 /// The ptx lowering of one kernel: cp.async, ldmatrix and mma.sync as
 /// inline PTX, and an epilogue staged through 16-row slabs.
-class PtxLowering : public KernelLowering {
+class PtxLowering : public CpAsyncLowering {
 public:
   static constexpr ::tgemm::Family family = ::tgemm::Family::MmaSync;
 
@@ -155,151 +92,19 @@ public:
   Type getAccumulatorRegister() const override { return atom.accReg; }
   void populatePatterns(RewritePatternSet &patterns,
                         const TypeConverter &converter) const override;
-  void emitAsyncCopy(OpBuilder &b, Location loc, const TileCopy &copy,
-                     Value predicate) const override;
-  void emitAsyncEdgeCopy(OpBuilder &b, Location loc,
-                         const TileCopy &copy) const override;
-  void emitCommitGroup(OpBuilder &b, Location loc) const override {
-    PtxBuilder(b, loc).emit("cp.async.commit_group;");
-  }
-  void emitWaitGroup(OpBuilder &b, Location loc,
-                     int64_t pending) const override {
-    PtxBuilder(b, loc).emit("cp.async.wait_group " + Twine(pending) + ";");
-  }
 
   MmaSyncAtom atom;
-  int64_t slabPitch; // bytes per row of a warp's epilogue slab
   bool ldmatrix;     // else fragments load with ld.shared
 };
 
 PtxLowering::PtxLowering(gpu::GPUFuncOp kernel,
                          const KernelInstruction &selected)
-    : KernelLowering(kernel, selected),
+    : CpAsyncLowering(kernel, selected),
       atom(*selected.fact, kernel.getContext()),
       ldmatrix(selected.schedule.ldmatrix) {
   // One mma.sync consumes 32 bytes of depth for every precision (the
   // facts table's shapes); the fragment loads are written for that.
   assert(fact.shape.k * ::tgemm::bitWidth(fact.a) / 8 == kStepBytes);
-  MmaTileOp mma = selected.mma;
-  AccumulatorType accType = mma.getAcc().getType();
-  int64_t accBytes = getElementBits(accType.getElementType()) / 8;
-  slabPitch = accType.getCols() * accBytes + 16;
-}
-
-//===----------------------------------------------------------------------===//
-// Copies
-//===----------------------------------------------------------------------===//
-
-/// One cp.async.cg of 16 bytes per chunk; with a `predicate`, each is
-/// predicated on it.
-void PtxLowering::emitAsyncCopy(OpBuilder &builder, Location loc,
-                                const TileCopy &copy, Value predicate) const {
-  forEachWholeTileChunk(
-      builder, loc, copy, [&](OpBuilder &b, Value src, Value dst) {
-        PtxBuilder ptx(b, loc);
-        std::string to = ptx.input(sharedAddress32(b, loc, dst), "r");
-        std::string from = ptx.input(
-            LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), src), "l");
-        std::string cpAsync =
-            "cp.async.cg.shared.global [" + to + "], [" + from + "], 16;";
-        if (!predicate) {
-          ptx.emit(cpAsync);
-          return;
-        }
-        std::string p = ptx.input(
-            arith::ExtUIOp::create(b, loc, b.getI32Type(), predicate), "r");
-        ptx.emit("{ .reg .pred p; setp.ne.b32 p, " + p + ", 0; @p " + cpAsync +
-                 " }");
-      });
-}
-
-/// A tile at an edge of its operand, or one whose rows are not 16-byte
-/// aligned. With rows aligned to G = 16, 8 or 4 bytes (the largest that
-/// holds), each 16-byte chunk moves as 16 / G cp.async of G bytes whose
-/// source sizes count the bytes inside the operand (0 to G); the hardware
-/// fills the rest with zeros, and the copies stay asynchronous. Rows
-/// aligned to less than 4 bytes (cp.async's smallest size): the masked
-/// element-wise copy.
-void PtxLowering::emitAsyncEdgeCopy(OpBuilder &builder, Location loc,
-                                    const TileCopy &copy) const {
-  const RingLayout &ring = copy.ring;
-  Value src = copy.src;
-  // One cp.async per granule of each chunk.
-  auto asyncChunks = [&](OpBuilder &b, int64_t granule) {
-    int64_t elementsPerChunk = 128 / ring.elementBits;
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    forEachTileChunk(
-        b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
-        [&](OpBuilder &cb, Value r, Value chunk, bool) {
-          IndexMath m{cb, loc};
-          Value row = m.add(copy.row, r);
-          Value col = m.add(copy.col, m.mul(chunk, elementsPerChunk));
-          Value rowsIn = memref::DimOp::create(cb, loc, src, 0);
-          Value colsIn = memref::DimOp::create(cb, loc, src, 1);
-          // Bytes of the chunk inside the operand: 0 past its last row or
-          // column, up to 16.
-          Value left = arith::SubIOp::create(
-              cb, loc, arith::MaxUIOp::create(cb, loc, colsIn, col), col);
-          Value bytes = arith::MinUIOp::create(
-              cb, loc, m.div(m.mul(left, ring.elementBits), 8), m.c(16));
-          Value inside = m.lt(row, rowsIn);
-          bytes = arith::SelectOp::create(cb, loc, inside, bytes, m.c(0));
-          Value to = offsetSharedPointer(cb, loc, copy.stageBase,
-                                         ring.chunkOffset(cb, loc, r, chunk));
-          int64_t elementsPerGranule = granule * 8 / ring.elementBits;
-          for (int64_t g = 0; g < 16 / granule; ++g) {
-            // This granule's bytes: what is left of the chunk past
-            // g * granule, at most a granule.
-            Value past = arith::SubIOp::create(
-                cb, loc,
-                arith::MaxUIOp::create(cb, loc, bytes, m.c(g * granule)),
-                m.c(g * granule));
-            Value size = arith::MinUIOp::create(cb, loc, past, m.c(granule));
-            // A source address that is valid even when nothing is read.
-            Value any = arith::CmpIOp::create(cb, loc, arith::CmpIPredicate::ne,
-                                              size, m.c(0));
-            Value safeRow = arith::SelectOp::create(cb, loc, any, row, m.c(0));
-            Value safeCol = arith::SelectOp::create(
-                cb, loc, any, m.add(col, g * elementsPerGranule), m.c(0));
-            Value from =
-                getGlobalElementPointer(cb, loc, src, safeRow, safeCol);
-            Value dst = LLVM::GEPOp::create(
-                cb, loc, to.getType(), cb.getI8Type(), to,
-                ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(g * granule)});
-            PtxBuilder ptx(cb, loc);
-            std::string dstAddr = ptx.input(sharedAddress32(cb, loc, dst), "r");
-            std::string srcAddr = ptx.input(
-                LLVM::PtrToIntOp::create(cb, loc, cb.getI64Type(), from), "l");
-            std::string sizeArg = ptx.input(m.toI32(size), "r");
-            // .cg (L2 only) takes 16 bytes alone; .ca the smaller sizes.
-            ptx.emit(
-                std::string(granule == 16 ? "cp.async.cg" : "cp.async.ca") +
-                ".shared.global [" + dstAddr + "], [" + srcAddr + "], " +
-                std::to_string(granule) + ", " + sizeArg + ";");
-          }
-        });
-  };
-  // The widest granule the rows allow; the element-wise copy below 4
-  // bytes (and for elements wider than the granule, which cannot happen
-  // for tgemm's types).
-  std::function<void(OpBuilder &, ArrayRef<int64_t>)> pick =
-      [&](OpBuilder &b, ArrayRef<int64_t> granules) {
-        if (granules.empty() || granules.front() * 8 < ring.elementBits) {
-          emitGuardedTileCopy(b, loc, copy);
-          return;
-        }
-        scf::IfOp::create(
-            b, loc, hasAlignedRows(b, loc, src, granules.front()),
-            [&](OpBuilder &tb, Location) {
-              asyncChunks(tb, granules.front());
-              scf::YieldOp::create(tb, loc);
-            },
-            [&](OpBuilder &eb, Location) {
-              pick(eb, granules.drop_front());
-              scf::YieldOp::create(eb, loc);
-            });
-      };
-  pick(builder, {16, 8, 4});
 }
 
 //===----------------------------------------------------------------------===//
@@ -607,103 +412,17 @@ private:
 // Epilogue
 //===----------------------------------------------------------------------===//
 
-/// Once every copy has landed and every warp is past its last mma, the
-/// rings are dead, and the slabs may lie over them: each warp writes 16
-/// rows of its accumulator at a time (a piece per m-fragment) to its slab,
-/// then its lanes read 16-byte pieces of C's worth of elements back, for
-/// one vector store each.
-class SlabStaging : public EpilogueStaging {
-public:
-  SlabStaging(OpBuilder &b, Location loc, const PtxLowering &lowering,
-              StoreTileOp op, StoreTileOp::Adaptor adaptor)
-      : EpilogueStaging(loc, op, adaptor, lowering.fact), lowering(lowering) {
-    lowering.waitForCopies(b, loc);
-    gpu::BarrierOp::create(b, loc);
-    IndexMath im{b, loc};
-    AccumulatorType accType = op.getAcc().getType();
-    accBytes = getElementBits(accElement) / 8;
-    perVector =
-        16 / (getElementBits(op.getDst().getType().getElementType()) / 8);
-    vectorsPerRow = accType.getCols() / perVector;
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    Value warp = im.div(tid, 32);
-    lane = im.rem(tid, 32);
-    accLane = LaneCoords(im, accLayout.laneModes, lane);
-    slab = getScratchPointer(b, loc, lowering.plan, lowering.module,
-                             im.mul(warp, 16 * lowering.slabPitch));
-  }
-
-  int64_t getNumPieces() const override { return frags.fragsM; }
-  int64_t getAlignment() const override { return 16; }
-
-  void write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const override {
-    IndexMath im{b, loc};
-    // Values 2p and 2p + 1 of the accumulator layout are adjacent columns
-    // of one row: one store of two elements each, from one packed f16x2
-    // register or two.
-    int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
-    int64_t regsPerPair = 2 / perReg;
-    Type pairType = VectorType::get({regsPerPair}, lowering.atom.accReg);
-    for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
-      ArrayRef<Value> c = frags.fragment(acc, fm, fn);
-      for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
-        ::tgemm::TileCoord at = accLayout.valueCoord(v);
-        assert((accLayout.valueCoord(v + 1) ==
-                ::tgemm::TileCoord{at.row, at.col + 1}) &&
-               "an accumulator pair is two adjacent columns");
-        Value row = accLane.row(im, at.row);
-        Value col = accLane.col(im, at.col + fn * lowering.atom.n());
-        Value ptr = offsetSharedPointer(
-            b, loc, slab,
-            im.add(im.mul(row, lowering.slabPitch), im.mul(col, accBytes)));
-        ArrayRef<Value> regs = c.slice(v / perReg, regsPerPair);
-        Value value;
-        if (regsPerPair == 1) {
-          value = regs.front();
-        } else {
-          value = LLVM::PoisonOp::create(b, loc, pairType);
-          for (int64_t i = 0; i < regsPerPair; ++i)
-            value = LLVM::InsertElementOp::create(
-                b, loc, value, regs[i],
-                LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(i)));
-        }
-        LLVM::StoreOp::create(b, loc, value, ptr, 2 * accBytes);
-      }
-    }
-  }
-
-  void readBack(OpBuilder &b, int64_t fm,
-                function_ref<void(OpBuilder &, Value, Value, Value)> store)
-      const override {
-    forEachTileChunk(
-        b, loc, 16, vectorsPerRow, 32, lane,
-        [&](OpBuilder &cb, Value r, Value piece, bool) {
-          IndexMath m{cb, loc};
-          Value c = m.mul(piece, perVector);
-          Value from = offsetSharedPointer(
-              cb, loc, slab,
-              m.add(m.mul(r, lowering.slabPitch), m.mul(c, accBytes)));
-          Value v = LLVM::LoadOp::create(
-              cb, loc, VectorType::get({perVector}, accElement), from,
-              std::min<int64_t>(16, perVector * accBytes));
-          store(cb, v, m.add(tileRow, m.add(r, fm * lowering.atom.m())),
-                m.add(tileCol, c));
-        });
-  }
-
-private:
-  const PtxLowering &lowering;
-  const ::tgemm::FragmentLayout &accLayout =
-      ::tgemm::accumulatorLayout(lowering.fact);
-  int64_t accBytes, perVector, vectorsPerRow;
-  Value lane, slab;
-  LaneCoords accLane; // the lane's part of the accumulator layout
+/// The m16n8 accumulator of mma.sync, staged through 16-row slabs.
+struct PtxSlabStaging : public SlabStaging {
+  PtxSlabStaging(OpBuilder &b, Location loc, const PtxLowering &lowering,
+                 StoreTileOp op, StoreTileOp::Adaptor adaptor)
+      : SlabStaging(b, loc, lowering, op, adaptor, lowering.atom.accReg) {}
 };
 
 void PtxLowering::populatePatterns(RewritePatternSet &patterns,
                                    const TypeConverter &converter) const {
   patterns.add<LoadFragsLowering, MmaTileLowering<PtxLowering, MmaSyncStepper>,
-               StoreTileLowering<PtxLowering, SlabStaging>>(
+               StoreTileLowering<PtxLowering, PtxSlabStaging>>(
       converter, patterns.getContext(), *this);
 }
 

@@ -192,8 +192,8 @@ func.func @bad_chip() attributes {t = #tgemm.target<chip = "sm90", family = ptx>
 
 // -----
 
-// expected-error @+2 {{unknown instruction family 'wgmma'; expected wmma or ptx}}
+// expected-error @+2 {{unknown instruction family 'tensor'; expected wmma, ptx or wgmma}}
 // expected-error @+1 {{failed to parse TGemm_TargetAttr parameter 'family'}}
-func.func @bad_family() attributes {t = #tgemm.target<chip = "sm_90", family = wgmma>} {
+func.func @bad_family() attributes {t = #tgemm.target<chip = "sm_90", family = tensor>} {
   return
 }

@@ -183,7 +183,7 @@ func.func @int_beta(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>)
 
 // 64 / 8 warps = 8 rows per warp, less than the 16 rows of every f16 instruction.
 func.func @warp_tile_m(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{warp tile M (8 = block tile M 64 / 8 warps) must be a multiple of the instruction M (16) of wmma and mma.sync for f16}}
+  // expected-error @+1 {{warp tile M (8 = block tile M 64 / 8 warps) must be a multiple of the instruction M (16) of wmma, mma.sync and wgmma for f16}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [64, 64, 32], warps = [8, 1], stages = 2>)
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
@@ -195,7 +195,7 @@ func.func @warp_tile_m(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
 // mma.sync alone would take N = 8 per warp; wmma needs 16, and a verified
 // op must lower both ways.
 func.func @warp_tile_n(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{warp tile N (8 = block tile N 32 / 4 warps) must be a multiple of the instruction N (16) of wmma and mma.sync for f16}}
+  // expected-error @+1 {{warp tile N (8 = block tile N 32 / 4 warps) must be a multiple of the instruction N (16) of wmma, mma.sync and wgmma for f16}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [64, 32, 32], warps = [1, 4], stages = 2>)
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>

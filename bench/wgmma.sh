@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The wgmma family against the ptx family and cuBLAS, in one session:
+#
+#   bench/wgmma.sh prepare [DIR]   here: compile bench/wgmma-kernels.txt
+#                                  (KERNELS=FILE for another list) to
+#                                  DIR/LOWERING-TAG.{ptx,json} (default
+#                                  build/wgmma), sm_90a for wgmma, sm_90 for
+#                                  the others
+#   bench/wgmma.sh run [DIR]       on the GPU host: build tgemm-run; check
+#                                  every kernel at the odd shapes (CHECK_SHAPES);
+#                                  then ROUNDS rounds of every kernel in turn
+#                                  at each of SIZES, checked, cuBLAS timed in
+#                                  the same process; DIR/wgmma.csv and a
+#                                  table of medians with the ratio to cuBLAS
+#   bench/wgmma.sh sanitize [DIR]  on the GPU host: compute-sanitizer memcheck
+#                                  and racecheck on each wgmma kernel alone
+#                                  (--no-anchor, no --check)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+dir=${2:-build/wgmma}
+sizes=${SIZES:-"8192x8192x8192 4096x4096x4096 4096x11008x4096"}
+check_shapes=${CHECK_SHAPES:-"1000x1000x1000 4095x4097x999 1x4096x4096 128x128x64"}
+rounds=${ROUNDS:-3}
+tool=build-gpu/bin/tgemm-run
+
+prepare() {
+  local bin=build/bin
+  rm -rf "$dir"
+  mkdir -p "$dir/src"
+  grep -v '^#' "${KERNELS:-bench/wgmma-kernels.txt}" |
+    while read -r lowering name a b acc c la lb block warps stages raster; do
+      [ -n "$lowering" ] || continue
+      local chip=sm_90
+      [ "$lowering" = wgmma ] && chip=sm_90a
+      local tag="$name-${block//,/x}-w${warps//,/x}-s$stages-r$raster"
+      local src="$dir/src/$lowering-$tag.mlir"
+      local ty="memref<?x?x$a>, memref<?x?x$b>, memref<?x?x$c>"
+      cat > "$src" <<MLIR
+func.func @${lowering}_${tag//-/_}(%a: memref<?x?x$a>, %b: memref<?x?x$b>, %c: memref<?x?x$c>) {
+  tgemm.matmul %a, %b, %c layout($la, $lb) acc($acc)
+      config(<block = [${block//,/, }], warps = [${warps//,/, }], stages = $stages, raster = $raster>)
+      : $ty
+  return
+}
+MLIR
+      local out="$dir/$lowering-$tag"
+      "$bin/tgemm-opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir"
+      "$bin/tgemm-translate" --emit=ptx "$out.mlir" -o "$out.ptx"
+      "$bin/tgemm-translate" --emit=manifest "$out.mlir" -o "$out.json"
+      rm "$out.mlir"
+      echo "prepared $out.ptx"
+    done
+}
+
+build() {
+  cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF \
+    -DCMAKE_BUILD_TYPE=Release > "$dir/cmake.log"
+  ninja -C build-gpu tgemm-run > "$dir/ninja.log"
+}
+
+run() {
+  build
+  local failed=0 csv="$dir/wgmma.csv"
+  echo "== checks at odd shapes"
+  for json in "$dir"/*.json; do
+    for shape in $check_shapes; do
+      IFS=x read -r m n k <<< "$shape"
+      if ! "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" --n "$n" \
+          --k "$k" --check --reps 0 > "$dir/check.log" 2>&1; then
+        echo "FAILED: $(basename "$json" .json) at $shape"; failed=1
+        tail -3 "$dir/check.log"
+      fi
+    done
+  done
+  echo "== timing: $rounds rounds x ($sizes), every kernel in turn"
+  "$tool" --csv-header | sed 's/$/,round/' > "$csv"
+  for round in $(seq "$rounds"); do
+    for shape in $sizes; do
+      IFS=x read -r m n k <<< "$shape"
+      for json in "$dir"/*.json; do
+        "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" --n "$n" \
+          --k "$k" --check --csv --reps 20 | sed "s/\$/,$round/" >> "$csv" ||
+          { echo "FAILED: $(basename "$json" .json) at $shape"; failed=1; }
+      done
+    done
+  done
+  python3 - "$csv" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {}
+for r in rows:
+    key = (r["m"] + "x" + r["n"] + "x" + r["k"], r["kernel"])
+    by.setdefault(key, []).append(r)
+print("%-16s %-52s %8s %8s %7s %s" % ("shape", "kernel", "TFLOP/s", "cuBLAS",
+                                       "ratio", "check"))
+for (shape, kernel), rs in sorted(by.items()):
+    rate = statistics.median(float(r["kernel_rate"]) for r in rs)
+    anchor = statistics.median(float(r["anchor_rate"]) for r in rs)
+    checks = sorted(set(r["check"] for r in rs))
+    print("%-16s %-52s %8.1f %8.1f %7.3f %s" % (
+        shape, kernel[:52], rate, anchor, rate / anchor, "/".join(checks)))
+PY
+  return $failed
+}
+
+sanitize() {
+  build
+  local failed=0
+  for json in "$dir"/wgmma-*.json; do
+    for t in memcheck racecheck; do
+      if compute-sanitizer --tool "$t" --error-exitcode 99 "$tool" \
+          "${json%.json}.ptx" --manifest "$json" --m 256 --n 256 --k 256 \
+          --reps 0 --no-anchor > "$dir/sanitizer.log" 2>&1; then
+        echo "$(basename "$json" .json) $t: clean ($(grep -oE '(ERROR|RACECHECK) SUMMARY: .*' "$dir/sanitizer.log" || echo 'no summary'))"
+      else
+        echo "$(basename "$json" .json) $t: FAILED"; failed=1
+        tail -20 "$dir/sanitizer.log"
+      fi
+    done
+  done
+  return $failed
+}
+
+case "$mode" in
+  prepare) prepare ;;
+  run) mkdir -p "$dir"; run ;;
+  sanitize) mkdir -p "$dir"; sanitize ;;
+  *) echo "usage: $0 prepare|run|sanitize [DIR]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,98 @@
+//===- SlabStaging.cpp - The epilogue of m16n8 accumulators ---------------===//
+//
+// The staged epilogue of the families whose warp accumulator has the m16n8
+// layout of the facts table (mma.sync; wgmma, per warp): once every copy
+// has landed and every warp is past its last multiply, the rings are dead
+// and each warp's slab may lie over them. A warp writes 16 rows of its
+// accumulator at a time (a piece per m-fragment) to its slab, then its
+// lanes read 16-byte pieces of C's worth of elements back, for one vector
+// store each.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tgemm/Conversion/LaneCoords.h"
+#include "tgemm/Conversion/TileLowering.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+SlabStaging::SlabStaging(OpBuilder &b, Location loc,
+                         const KernelLowering &lowering, StoreTileOp op,
+                         StoreTileOp::Adaptor adaptor, Type accReg)
+    : EpilogueStaging(loc, op, adaptor, lowering.fact), lowering(lowering),
+      accReg(accReg), accLayout(::tgemm::accumulatorLayout(lowering.fact)) {
+  lowering.waitForCopies(b, loc);
+  gpu::BarrierOp::create(b, loc);
+  IndexMath im{b, loc};
+  AccumulatorType accType = op.getAcc().getType();
+  accBytes = getElementBits(accElement) / 8;
+  // Rows padded by 16 bytes: the plan's epilogueScratchBytes.
+  slabPitch = accType.getCols() * accBytes + 16;
+  perVector = 16 / (getElementBits(op.getDst().getType().getElementType()) / 8);
+  vectorsPerRow = accType.getCols() / perVector;
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value warp = im.div(tid, 32);
+  lane = im.rem(tid, 32);
+  accLane = std::make_unique<LaneCoords>(im, accLayout.laneModes, lane);
+  slab = getScratchPointer(b, loc, lowering.plan, lowering.module,
+                           im.mul(warp, 16 * slabPitch));
+}
+
+SlabStaging::~SlabStaging() = default;
+
+void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
+  IndexMath im{b, loc};
+  // Values 2p and 2p + 1 of the accumulator layout are adjacent columns
+  // of one row: one store of two elements each, from one packed f16x2
+  // register or two.
+  int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
+  int64_t regsPerPair = 2 / perReg;
+  Type pairType = VectorType::get({regsPerPair}, accReg);
+  for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
+    ArrayRef<Value> c = frags.fragment(acc, fm, fn);
+    for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
+      ::tgemm::TileCoord at = accLayout.valueCoord(v);
+      assert((accLayout.valueCoord(v + 1) ==
+              ::tgemm::TileCoord{at.row, at.col + 1}) &&
+             "an accumulator pair is two adjacent columns");
+      Value row = accLane->row(im, at.row);
+      Value col = accLane->col(im, at.col + fn * lowering.fact.shape.n);
+      Value ptr = offsetSharedPointer(
+          b, loc, slab, im.add(im.mul(row, slabPitch), im.mul(col, accBytes)));
+      ArrayRef<Value> regs = c.slice(v / perReg, regsPerPair);
+      Value value;
+      if (regsPerPair == 1) {
+        value = regs.front();
+      } else {
+        value = LLVM::PoisonOp::create(b, loc, pairType);
+        for (int64_t i = 0; i < regsPerPair; ++i)
+          value = LLVM::InsertElementOp::create(
+              b, loc, value, regs[i],
+              LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(i)));
+      }
+      LLVM::StoreOp::create(b, loc, value, ptr, 2 * accBytes);
+    }
+  }
+}
+
+void SlabStaging::readBack(
+    OpBuilder &b, int64_t fm,
+    function_ref<void(OpBuilder &, Value, Value, Value)> store) const {
+  forEachTileChunk(
+      b, loc, 16, vectorsPerRow, 32, lane,
+      [&](OpBuilder &cb, Value r, Value piece, bool) {
+        IndexMath m{cb, loc};
+        Value c = m.mul(piece, perVector);
+        Value from = offsetSharedPointer(
+            cb, loc, slab, m.add(m.mul(r, slabPitch), m.mul(c, accBytes)));
+        Value v = LLVM::LoadOp::create(
+            cb, loc, VectorType::get({perVector}, accElement), from,
+            std::min<int64_t>(16, perVector * accBytes));
+        store(cb, v, m.add(tileRow, m.add(r, fm * lowering.fact.shape.m)),
+              m.add(tileCol, c));
+      });
+}

@@ -1,0 +1,254 @@
+//===- LowerToWGMMA.cpp - Tile ops to Hopper's warpgroup MMA --------------===//
+//
+// The sm_90a kernel: cp.async copies into 128-byte swizzled rings, and each
+// warpgroup (4 consecutive warps) multiplies its 64 rows of the block tile
+// with wgmma.mma_async, reading A and B straight from the rings through
+// shared-memory matrix descriptors. Per warp the accumulator is the m16n8
+// layout of mma.sync (facts table), so the epilogue is the slab staging
+// that the ptx lowering uses.
+//
+// PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+// - a K-major operand with the 128-byte swizzle is read as 8-row groups of
+//   128-byte rows, 1024 bytes apart (the descriptor's stride byte offset);
+//   within a row, chunk c of row r lies at chunk c ^ (r % 8), which is the
+//   rings' XOR swizzle when a stage starts on 1024 bytes;
+// - the descriptor holds the start address >> 4 (bits 0-13), the leading
+//   byte offset >> 4 (16-29, unused for swizzled K-major operands), the
+//   stride byte offset >> 4 (32-45) and the swizzle (62-63, 1 = 128 bytes);
+//   the k16 steps of a 128-byte row start 32 bytes apart;
+// - wgmma.fence orders the accumulator registers before the first wgmma,
+//   commit_group / wait_group bound the asynchronous multiplies;
+// - shared memory that generic-proxy writes (cp.async, st.shared) filled is
+//   read by wgmma through the async proxy: each writing thread fences
+//   (fence.proxy.async.shared::cta) before the barrier that publishes it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tgemm/Conversion/Passes.h"
+#include "tgemm/Conversion/TileLowering.h"
+#include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Utils/IndexMath.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tgemm {
+#define GEN_PASS_DEF_TGEMMLOWERTOWGMMA
+#include "tgemm/Conversion/Passes.h.inc"
+} // namespace mlir::tgemm
+
+using namespace mlir;
+using namespace mlir::tgemm;
+
+namespace {
+
+/// Rows of the block tile one warpgroup multiplies (wgmma's M).
+constexpr int64_t kWarpgroupRows = 64;
+/// Warps in a warpgroup.
+constexpr int64_t kWarpgroupWarps = 4;
+/// Bytes of one swizzled ring row (the 128-byte swizzle's line).
+constexpr int64_t kSwizzleRowBytes = 128;
+/// Bytes between 8-row groups of a 128-byte swizzled operand.
+constexpr int64_t kSwizzleGroupBytes = 8 * kSwizzleRowBytes;
+
+NVVM::WGMMATypes wgmmaType(ElemKind kind) {
+  switch (kind) {
+  case ElemKind::F16:
+    return NVVM::WGMMATypes::f16;
+  case ElemKind::BF16:
+    return NVVM::WGMMATypes::bf16;
+  default:
+    return NVVM::WGMMATypes::f32;
+  }
+}
+
+/// The wgmma lowering of one kernel.
+class WgmmaLowering : public CpAsyncLowering {
+public:
+  static constexpr ::tgemm::Family family = ::tgemm::Family::Wgmma;
+
+  WgmmaLowering(gpu::GPUFuncOp kernel, const KernelInstruction &selected,
+                int64_t blockN)
+      : CpAsyncLowering(kernel, selected), blockN(blockN),
+        f32(Float32Type::get(kernel.getContext())) {}
+
+  /// The shapes the kernel-level IR must have for warpgroups: rules of the
+  /// legality module (checkWarpgroups) restated on the tile ops, for
+  /// kernel-level input that did not come through tgemm-check-target.
+  static FailureOr<std::unique_ptr<KernelLowering>>
+  create(gpu::GPUFuncOp kernel, const KernelInstruction &selected) {
+    MmaTileOp mma = selected.mma;
+    AccumulatorType acc = mma.getAcc().getType();
+    auto a = cast<SmemType>(mma.getA().getType());
+    auto b = cast<SmemType>(mma.getB().getType());
+    int64_t rowBytesA = a.getCols() * getElementBits(a.getElementType()) / 8;
+    int64_t rowBytesB = b.getCols() * getElementBits(b.getElementType()) / 8;
+    if (selected.threads % (32 * kWarpgroupWarps) != 0)
+      return mma.emitOpError()
+             << "wgmma needs whole warpgroups: the block has "
+             << selected.threads << " threads, not a multiple of "
+             << 32 * kWarpgroupWarps;
+    if (acc.getRows() != 16)
+      return mma.emitOpError()
+             << "each warp of a warpgroup holds 16 rows of its wgmma's 64: "
+                "the warp tile must be 16 rows, got "
+             << acc.getRows();
+    if (b.getRows() != acc.getCols() || acc.getCols() % 8 != 0 ||
+        acc.getCols() > 256)
+      return mma.emitOpError()
+             << "one wgmma covers the block tile N: the warp tile must span "
+                "the B tile's "
+             << b.getRows() << " rows (a multiple of 8 up to 256), got "
+             << acc.getCols() << " columns";
+    if (a.getRows() != selected.threads / 32 * 16)
+      return mma.emitOpError()
+             << "the A tile must have 16 rows per warp (" <<
+             selected.threads / 32 * 16 << "), got " << a.getRows();
+    if (rowBytesA != kSwizzleRowBytes || rowBytesB != kSwizzleRowBytes)
+      return mma.emitOpError()
+             << "the wgmma descriptors read " << kSwizzleRowBytes
+             << "-byte swizzled rows: the A and B tiles have rows of "
+             << rowBytesA << " and " << rowBytesB << " bytes";
+    if (!selected.schedule.asyncCopy)
+      return mma.emitOpError()
+             << "the wgmma lowering copies tiles with cp.async: "
+                "async_copy = false is not available";
+    return std::unique_ptr<KernelLowering>(
+        std::make_unique<WgmmaLowering>(kernel, selected, acc.getCols()));
+  }
+
+  Type getAccumulatorRegister() const override { return f32; }
+  void populatePatterns(RewritePatternSet &patterns,
+                        const TypeConverter &converter) const override;
+
+  /// cp.async.wait_group, then the proxy fence: what landed is read next
+  /// by wgmma, through the async proxy.
+  void emitWaitGroup(OpBuilder &b, Location loc,
+                     int64_t pending) const override {
+    CpAsyncLowering::emitWaitGroup(b, loc, pending);
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
+
+  int64_t blockN;
+  Type f32;
+};
+
+/// The matrix descriptor of a K-major, 128-byte swizzled operand whose
+/// first row starts at `ptr` (a shared-memory pointer).
+Value makeDescriptor(OpBuilder &b, Location loc, Value ptr) {
+  Type i64 = b.getI64Type();
+  auto c = [&](int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
+  };
+  Value address = arith::ExtUIOp::create(b, loc, i64,
+                                         sharedAddress32(b, loc, ptr));
+  Value start = arith::ShRUIOp::create(
+      b, loc, arith::AndIOp::create(b, loc, address, c(0x3FFFF)), c(4));
+  int64_t fixed = (int64_t(1) << 16) |                        // leading: 16 B
+                  (int64_t(kSwizzleGroupBytes >> 4) << 32) | // stride
+                  (int64_t(1) << 62);                        // 128 B swizzle
+  return arith::OrIOp::create(b, loc, start, c(fixed));
+}
+
+/// A warpgroup's multiply: every k16 step of the op's slice as one wgmma
+/// of 64 x N (N the block tile's), A from the warpgroup's 64 rows of the A
+/// stage, B from the whole B stage, into the accumulator registers the
+/// warp holds; then the group is waited for, so the stage may be refilled.
+struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(MmaTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    IndexMath im{rewriter, loc};
+    const MmaFact &fact = lowering.fact;
+    const RingLayout &ringA = lowering.ring(op.getA());
+    const RingLayout &ringB = lowering.ring(op.getB());
+    Value stageA =
+        ringA.stagePointer(rewriter, loc, adaptor.getA(), adaptor.getAStage());
+    Value stageB =
+        ringB.stagePointer(rewriter, loc, adaptor.getB(), adaptor.getBStage());
+    // The warpgroup's first row: the warp's, rounded down to 64.
+    Value groupRow =
+        im.mul(im.div(adaptor.getWarpRow(), kWarpgroupRows), kWarpgroupRows);
+    Value baseA = offsetSharedPointer(rewriter, loc, stageA,
+                                      im.mul(groupRow, ringA.rowPitch));
+
+    // The accumulator as the struct wgmma reads and writes.
+    SmallVector<Value> regs = unpackAccumulator(rewriter, loc, adaptor.getAcc());
+    Type f32 = Float32Type::get(ctx);
+    SmallVector<Type> fields(regs.size(), f32);
+    auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+    Value acc = LLVM::PoisonOp::create(rewriter, loc, structType);
+    for (auto [i, r] : llvm::enumerate(regs))
+      acc = LLVM::InsertValueOp::create(rewriter, loc, acc, r, i);
+
+    auto shape = NVVM::MMAShapeAttr::get(ctx, kWarpgroupRows, lowering.blockN,
+                                         fact.shape.k);
+    auto typeA = NVVM::WGMMATypesAttr::get(ctx, wgmmaType(fact.a));
+    auto typeB = NVVM::WGMMATypesAttr::get(ctx, wgmmaType(fact.b));
+    auto typeD = NVVM::WGMMATypesAttr::get(ctx, wgmmaType(fact.acc));
+    auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+    auto accumulate =
+        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one);
+    // K-major A is row-major, K-major B column-major: no transposes.
+    auto row = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
+    auto col = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
+    int64_t stepBytes = fact.shape.k * ::tgemm::bitWidth(fact.a) / 8;
+
+    NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
+    auto [kBegin, kEnd] = op.getKRange();
+    for (int64_t k = kBegin; k < kEnd; k += fact.shape.k) {
+      int64_t offset = k / fact.shape.k * stepBytes;
+      Value descA = makeDescriptor(
+          rewriter, loc, offsetSharedPointer(rewriter, loc, baseA, im.c(offset)));
+      Value descB = makeDescriptor(
+          rewriter, loc, offsetSharedPointer(rewriter, loc, stageB, im.c(offset)));
+      acc = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, structType, acc, descA,
+                                          descB, shape, typeA, typeB, typeD,
+                                          accumulate, one, one, row, col,
+                                          /*satfinite=*/nullptr);
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
+    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+
+    SmallVector<Value> out;
+    for (size_t i = 0; i < regs.size(); ++i)
+      out.push_back(LLVM::ExtractValueOp::create(rewriter, loc, acc, i));
+    rewriter.replaceOp(
+        op, packAccumulator(rewriter, loc, adaptor.getAcc().getType(), out));
+    return success();
+  }
+};
+
+/// The m16n8 accumulator a warp holds of its warpgroup's wgmma, staged
+/// through 16-row slabs.
+struct WgmmaSlabStaging : public SlabStaging {
+  WgmmaSlabStaging(OpBuilder &b, Location loc, const WgmmaLowering &lowering,
+                   StoreTileOp op, StoreTileOp::Adaptor adaptor)
+      : SlabStaging(b, loc, lowering, op, adaptor,
+                    lowering.getAccumulatorRegister()) {}
+};
+
+void WgmmaLowering::populatePatterns(RewritePatternSet &patterns,
+                                     const TypeConverter &converter) const {
+  patterns.add<WgmmaTileLowering,
+               StoreTileLowering<WgmmaLowering, WgmmaSlabStaging>>(
+      converter, patterns.getContext(), *this);
+}
+
+struct LowerToWGMMAPass
+    : public KernelLoweringPass<
+          mlir::tgemm::impl::TGemmLowerToWGMMABase<LowerToWGMMAPass>,
+          WgmmaLowering> {
+  using KernelLoweringPass::KernelLoweringPass;
+};
+
+} // namespace

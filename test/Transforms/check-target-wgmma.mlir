@@ -1,0 +1,98 @@
+// RUN: tgemm-opt %s --split-input-file --verify-diagnostics --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-check-target
+// RUN: tgemm-opt %S/Inputs/legality-wgmma-chips.mlir --split-input-file --verify-diagnostics --tgemm-check-target
+
+// The wgmma family's rules, from the legality module: warpgroups of 4 warps
+// stacked along M with 16 rows each, a block N one wgmma covers, 128-byte
+// ring rows for the swizzled descriptors, K-major operands, the types it
+// computes, the async copies it reads.
+
+// Two warpgroups of 64 x 128, 4 stages of 128-byte rows: legal.
+func.func @legal(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @warps_across_n(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{wgmma is issued by warpgroups of 4 warps stacked along M: warps must be [4k, 1], got [2, 2]}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @rows_per_warp(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{each warpgroup computes 64 rows (16 per warp): block tile M must be 16 x 4 warps = 64, got 128}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [4, 1], stages = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @block_k(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the wgmma descriptors read 128-byte swizzled rows: block tile K must be 64 for bf16 (64 bytes), got 32}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 32], warps = [8, 1], stages = 4>)
+      : memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the wgmma lowering reads K-major operands, layout(row, col); got layout(row, row) (the ptx lowering serves the other layouts)}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @int8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{the wgmma lowering has no wgmma instruction for 'i8' x 'i8' -> 'i32'}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
+      config(<block = [128, 128, 128], warps = [8, 1], stages = 4>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  return
+}
+
+// -----
+
+func.func @swizzle(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the wgmma lowering reads its rings through 128-byte swizzled descriptors: swizzle = pad is not available; use swizzle = xor}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      schedule(<swizzle = pad>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @sync_copies(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the wgmma lowering copies tiles with cp.async: async_copy = false is not available}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      schedule(<async_copy = false>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// Block N past one wgmma's 256.
+func.func @wide(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{one wgmma covers the block tile N: a multiple of 8 up to 256, got 384}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [64, 384, 64], warps = [4, 1], stages = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
