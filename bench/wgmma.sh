@@ -25,7 +25,9 @@ rounds=${ROUNDS:-3}
 tool=build-gpu/bin/tgemm-run
 
 prepare() {
-  local bin=build/bin
+  # The build's tools, else those on PATH (as lit runs it).
+  local opt=build/bin/tgemm-opt translate=build/bin/tgemm-translate
+  [ -x "$opt" ] || { opt=tgemm-opt; translate=tgemm-translate; }
   rm -rf "$dir"
   mkdir -p "$dir/src"
   grep -v '^#' "${KERNELS:-bench/wgmma-kernels.txt}" |
@@ -45,9 +47,9 @@ func.func @${lowering}_${tag//-/_}(%a: memref<?x?x$a>, %b: memref<?x?x$b>, %c: m
 }
 MLIR
       local out="$dir/$lowering-$tag"
-      "$bin/tgemm-opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir"
-      "$bin/tgemm-translate" --emit=ptx "$out.mlir" -o "$out.ptx"
-      "$bin/tgemm-translate" --emit=manifest "$out.mlir" -o "$out.json"
+      "$opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir"
+      "$translate" --emit=ptx "$out.mlir" -o "$out.ptx"
+      "$translate" --emit=manifest "$out.mlir" -o "$out.json"
       rm "$out.mlir"
       echo "prepared $out.ptx"
     done
