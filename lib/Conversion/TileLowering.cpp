@@ -404,17 +404,25 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
   result.schedule =
       schedule ? schedule.getValue()
                : ::tgemm::defaultSchedule(family, {{0, 0, 0}, {1, 1}, 1});
-  if (::tgemm::Verdict v =
-          ::tgemm::checkScheduleKnobs(result.schedule, family))
+  // The tile config the kernel's rings, accumulator and block imply, for
+  // the schedule's rules on it (ring rows, warpgroups).
+  auto ringA = cast<SmemType>(mma.getA().getType());
+  auto ringB = cast<SmemType>(mma.getB().getType());
+  int64_t blockM = problem.rowA ? ringA.getRows() : ringA.getCols();
+  int64_t blockK = problem.rowA ? ringA.getCols() : ringA.getRows();
+  int64_t blockN = problem.rowB ? ringB.getCols() : ringB.getRows();
+  ::tgemm::TileConfig config{{blockM, blockN, blockK},
+                             {blockM / tile.getRows(), blockN / tile.getCols()},
+                             ringA.getStages()};
+  int64_t warps = config.warps[0] * config.warps[1];
+  if (warps * 32 != result.threads)
+    return mma.emitOpError()
+           << "a " << tile.getRows() << "x" << tile.getCols()
+           << " warp tile of a " << blockM << "x" << blockN << " block needs "
+           << warps * 32 << " threads, but the block has " << result.threads;
+  if (::tgemm::Verdict v = ::tgemm::checkSchedule(problem, config,
+                                                  result.schedule, family))
     return emitViolation(mma, *v);
-  if (family == ::tgemm::Family::MmaSync)
-    for (Value ring : {mma.getA(), mma.getB()}) {
-      auto type = cast<SmemType>(ring.getType());
-      if (::tgemm::Verdict v = ::tgemm::checkRingRows(
-              result.schedule.swizzle,
-              type.getCols() * getElementBits(type.getElementType()) / 8))
-        return emitViolation(mma, *v);
-    }
   result.plan = KernelMemoryPlan::build(kernel, *result.fact, result.schedule,
                                         tile.getCols());
   int64_t stages = cast<SmemType>(mma.getA().getType()).getStages();

@@ -72,9 +72,9 @@ def TGemmLowerToWGMMA : Pass<"tgemm-lower-to-wgmma", "ModuleOp"> {
       (per warp, a wgmma accumulator has mma.sync's m16n8 layout).
 
     f16 and bf16 operands with f32 accumulators, `layout(row, col)`; the
-    kernel's shapes must be those of tgemm-check-target's warpgroup rule
-    (warps [4k, 1], 16 rows per warp, a block N of at most 256, 128-byte
-    tile rows), else a diagnostic at the `tgemm.mma_tile`.
+    config that the kernel's tile ops imply must pass the legality module's
+    warpgroup rules (warps [4k, 1], 16 rows per warp, a block N of at most
+    256, 128-byte tile rows), else a diagnostic at the `tgemm.mma_tile`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -47,12 +47,8 @@ namespace {
 
 /// Rows of the block tile one warpgroup multiplies (wgmma's M).
 constexpr int64_t kWarpgroupRows = 64;
-/// Warps in a warpgroup.
-constexpr int64_t kWarpgroupWarps = 4;
-/// Bytes of one swizzled ring row (the 128-byte swizzle's line).
-constexpr int64_t kSwizzleRowBytes = 128;
 /// Bytes between 8-row groups of a 128-byte swizzled operand.
-constexpr int64_t kSwizzleGroupBytes = 8 * kSwizzleRowBytes;
+constexpr int64_t kSwizzleGroupBytes = 8 * 128;
 
 NVVM::WGMMATypes wgmmaType(ElemKind kind) {
   switch (kind) {
@@ -75,49 +71,13 @@ public:
       : CpAsyncLowering(kernel, selected), blockN(blockN),
         f32(Float32Type::get(kernel.getContext())) {}
 
-  /// The shapes the kernel-level IR must have for warpgroups: rules of the
-  /// legality module (checkWarpgroups) restated on the tile ops, for
-  /// kernel-level input that did not come through tgemm-check-target.
+  /// The kernel's shapes passed the legality module's warpgroup rules in
+  /// selectInstruction (checkSchedule on the config its tile ops imply).
   static FailureOr<std::unique_ptr<KernelLowering>>
   create(gpu::GPUFuncOp kernel, const KernelInstruction &selected) {
-    MmaTileOp mma = selected.mma;
-    AccumulatorType acc = mma.getAcc().getType();
-    auto a = cast<SmemType>(mma.getA().getType());
-    auto b = cast<SmemType>(mma.getB().getType());
-    int64_t rowBytesA = a.getCols() * getElementBits(a.getElementType()) / 8;
-    int64_t rowBytesB = b.getCols() * getElementBits(b.getElementType()) / 8;
-    if (selected.threads % (32 * kWarpgroupWarps) != 0)
-      return mma.emitOpError()
-             << "wgmma needs whole warpgroups: the block has "
-             << selected.threads << " threads, not a multiple of "
-             << 32 * kWarpgroupWarps;
-    if (acc.getRows() != 16)
-      return mma.emitOpError()
-             << "each warp of a warpgroup holds 16 rows of its wgmma's 64: "
-                "the warp tile must be 16 rows, got "
-             << acc.getRows();
-    if (b.getRows() != acc.getCols() || acc.getCols() % 8 != 0 ||
-        acc.getCols() > 256)
-      return mma.emitOpError()
-             << "one wgmma covers the block tile N: the warp tile must span "
-                "the B tile's "
-             << b.getRows() << " rows (a multiple of 8 up to 256), got "
-             << acc.getCols() << " columns";
-    if (a.getRows() != selected.threads / 32 * 16)
-      return mma.emitOpError()
-             << "the A tile must have 16 rows per warp (" <<
-             selected.threads / 32 * 16 << "), got " << a.getRows();
-    if (rowBytesA != kSwizzleRowBytes || rowBytesB != kSwizzleRowBytes)
-      return mma.emitOpError()
-             << "the wgmma descriptors read " << kSwizzleRowBytes
-             << "-byte swizzled rows: the A and B tiles have rows of "
-             << rowBytesA << " and " << rowBytesB << " bytes";
-    if (!selected.schedule.asyncCopy)
-      return mma.emitOpError()
-             << "the wgmma lowering copies tiles with cp.async: "
-                "async_copy = false is not available";
+    int64_t blockN = MmaTileOp(selected.mma).getAcc().getType().getCols();
     return std::unique_ptr<KernelLowering>(
-        std::make_unique<WgmmaLowering>(kernel, selected, acc.getCols()));
+        std::make_unique<WgmmaLowering>(kernel, selected, blockN));
   }
 
   Type getAccumulatorRegister() const override { return f32; }

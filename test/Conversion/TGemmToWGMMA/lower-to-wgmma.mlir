@@ -1,13 +1,19 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile --tgemm-lower-to-wgmma | FileCheck %s
 // Kernel-level IR that did not come through tgemm-check-target (tiled for
-// the ptx family, then handed to the wgmma lowering): the lowering restates
-// the warpgroup rules on the tile ops.
+// the ptx family, then handed to the wgmma lowering): the lowering asks the
+// legality module's warpgroup rules of the config its tile ops imply, with
+// the error at the tgemm.mma_tile.
 // RUN: tgemm-opt %S/Inputs/shapes.mlir --split-input-file --tgemm-attach-target="chip=sm_90a family=ptx" --tgemm-tile \
 // RUN:   | sed -e 's/family = ptx/family = wgmma/' \
 // RUN:   | not tgemm-opt --split-input-file --tgemm-lower-to-wgmma 2>&1 | FileCheck %s --check-prefix=SHAPES
-// SHAPES: error: 'tgemm.mma_tile' op each warp of a warpgroup holds 16 rows of its wgmma's 64: the warp tile must be 16 rows, got 64
-// SHAPES: error: 'tgemm.mma_tile' op wgmma needs whole warpgroups: the block has 64 threads, not a multiple of 128
-// SHAPES: error: 'tgemm.mma_tile' op the wgmma descriptors read 128-byte swizzled rows: the A and B tiles have rows of 64 and 64 bytes
+// SHAPES: error: 'tgemm.mma_tile' op wgmma is issued by warpgroups of 4 warps stacked along M: warps must be [4k, 1], got [2, 2]
+// SHAPES: error: 'tgemm.mma_tile' op wgmma is issued by warpgroups of 4 warps stacked along M: warps must be [4k, 1], got [2, 1]
+// SHAPES: error: 'tgemm.mma_tile' op the wgmma descriptors read 128-byte swizzled rows: block tile K must be 64 for f16 (64 bytes), got 32
+// A block size that does not match its warp tiles.
+// RUN: tgemm-opt %s --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile \
+// RUN:   | sed -e 's/known_block_size = array<i32: 128, 1, 1>/known_block_size = array<i32: 256, 1, 1>/' \
+// RUN:   | not tgemm-opt --tgemm-lower-to-wgmma 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS: error: 'tgemm.mma_tile' op a 16x64 warp tile of a 64x64 block needs 128 threads, but the block has 256
 
 // tgemm-lower-to-wgmma: the rings in 1024-byte aligned dynamic shared
 // memory, the cp.async waits followed by the async-proxy fence, and per

@@ -1,6 +1,6 @@
-// Configs the ptx family takes and the wgmma lowering does not: tiled for
+// Configs the ptx family takes and the wgmma family does not: tiled for
 // ptx and handed to tgemm-lower-to-wgmma, each is refused at its
-// tgemm.mma_tile (test/Conversion/TGemmToWGMMA/lower-to-wgmma.mlir).
+// tgemm.mma_tile by the legality module's warpgroup rules (test/Conversion/TGemmToWGMMA/lower-to-wgmma.mlir).
 
 func.func @square_warp_tiles(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
