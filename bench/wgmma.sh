@@ -5,7 +5,9 @@
 #                                  (KERNELS=FILE for another list) to
 #                                  DIR/LOWERING-TAG.{ptx,json} (default
 #                                  build/wgmma), sm_90a for wgmma, sm_90 for
-#                                  the others
+#                                  the others; a 13th column of the list
+#                                  names schedule switches (e.g.
+#                                  warp-specialize,tma)
 #   bench/wgmma.sh run [DIR]       on the GPU host: build tgemm-run; check
 #                                  every kernel at the odd shapes (CHECK_SHAPES);
 #                                  then ROUNDS rounds of every kernel in turn
@@ -31,11 +33,18 @@ prepare() {
   rm -rf "$dir"
   mkdir -p "$dir/src"
   grep -v '^#' "${KERNELS:-bench/wgmma-kernels.txt}" |
-    while read -r lowering name a b acc c la lb block warps stages raster; do
+    while read -r lowering name a b acc c la lb block warps stages raster opts; do
       [ -n "$lowering" ] || continue
       local chip=sm_90
       [ "$lowering" = wgmma ] && chip=sm_90a
       local tag="$name-${block//,/x}-w${warps//,/x}-s$stages-r$raster"
+      # Optional schedule switches (pipeline options set to true), e.g.
+      # warp-specialize,tma,setmaxnreg; they name the kernel too.
+      local switches=""
+      if [ -n "${opts:-}" ] && [ "$opts" != - ]; then
+        for o in ${opts//,/ }; do switches+=" $o=true"; done
+        tag+="-${opts//,/-}"
+      fi
       local src="$dir/src/$lowering-$tag.mlir"
       local ty="memref<?x?x$a>, memref<?x?x$b>, memref<?x?x$c>"
       cat > "$src" <<MLIR
@@ -47,7 +56,7 @@ func.func @${lowering}_${tag//-/_}(%a: memref<?x?x$a>, %b: memref<?x?x$b>, %c: m
 }
 MLIR
       local out="$dir/$lowering-$tag"
-      "$opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir"
+      "$opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip$switches" -o "$out.mlir"
       "$translate" --emit=ptx "$out.mlir" -o "$out.ptx"
       "$translate" --emit=manifest "$out.mlir" -o "$out.json"
       rm "$out.mlir"

@@ -70,7 +70,7 @@ void CpAsyncLowering::emitAsyncEdgeCopy(OpBuilder &builder, Location loc,
   // One cp.async per granule of each chunk.
   auto asyncChunks = [&](OpBuilder &b, int64_t granule) {
     int64_t elementsPerChunk = 128 / ring.elementBits;
-    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value tid = copy.threadIndex(b, loc);
     forEachTileChunk(
         b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
         [&](OpBuilder &cb, Value r, Value chunk, bool) {

@@ -14,6 +14,7 @@
 #include "tgemm/Conversion/TileLowering.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include <algorithm>
 
@@ -26,7 +27,19 @@ SlabStaging::SlabStaging(OpBuilder &b, Location loc,
     : EpilogueStaging(loc, op, adaptor, lowering.fact), lowering(lowering),
       accReg(accReg), accLayout(::tgemm::accumulatorLayout(lowering.fact)) {
   lowering.waitForCopies(b, loc);
-  gpu::BarrierOp::create(b, loc);
+  // Only the storing threads meet (the consumers of a warp-specialized
+  // kernel, on a barrier of their own: the producer never stores).
+  std::optional<ArrayRef<int64_t>> storing = op.getThreads();
+  if (storing && (*storing)[1] != lowering.threads) {
+    auto i32 = [&](int64_t v) {
+      return LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
+          .getResult();
+    };
+    NVVM::BarrierOp::create(b, loc, TypeRange{}, i32(kStoreBarrier),
+                            i32((*storing)[1]), {}, Value());
+  } else {
+    gpu::BarrierOp::create(b, loc);
+  }
   IndexMath im{b, loc};
   AccumulatorType accType = op.getAcc().getType();
   accBytes = getElementBits(accElement) / 8;

@@ -53,10 +53,17 @@ Value RingLayout::stagePointer(OpBuilder &b, Location loc, Value base,
   return offsetSharedPointer(b, loc, base, im.mul(stage, stagePitch));
 }
 
+Value TileCopy::threadIndex(OpBuilder &b, Location loc) const {
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  if (firstThread == 0)
+    return tid;
+  return arith::SubIOp::create(b, loc, tid, IndexMath{b, loc}.c(firstThread));
+}
+
 KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
                                          const ::tgemm::MmaFact &fact,
                                          const ::tgemm::Schedule &schedule,
-                                         int64_t warpTileN) {
+                                         int64_t warps, int64_t warpTileN) {
   KernelMemoryPlan plan;
   RingSwizzle swizzle = fact.family == ::tgemm::Family::Wmma
                             ? RingSwizzle::Pad
@@ -79,9 +86,15 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     offset = planned.offset + planned.sizeBytes();
     plan.rings[alloc] = ring;
   });
+  // The barriers after the rings, as planSharedMemory places them.
+  kernel.walk([&](AllocBarriersOp alloc) {
+    offset = llvm::alignTo(offset, ::tgemm::kBarrierBytes);
+    plan.barriers[alloc] = offset;
+    offset += alloc.getType().getCount() * ::tgemm::kBarrierBytes;
+  });
   bool overRings = false;
-  int64_t scratch = ::tgemm::epilogueScratchBytes(
-      fact, getThreadsPerBlock(kernel) / 32, warpTileN, &overRings);
+  int64_t scratch =
+      ::tgemm::epilogueScratchBytes(fact, warps, warpTileN, &overRings);
   plan.scratchOffset =
       overRings ? 0 : llvm::alignTo(offset, ::tgemm::kRingAlignment);
   plan.totalBytes = std::max(offset, plan.scratchOffset + scratch);
@@ -166,7 +179,7 @@ void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc,
   const RingLayout &ring = copy.ring;
   auto chunkType = VectorType::get({4}, b.getI32Type());
   int64_t elementsPerChunk = 128 / ring.elementBits;
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = copy.threadIndex(b, loc);
   SmallVector<std::pair<Value, Value>> pending; // (value, destination)
   forEachTileChunk(
       b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
@@ -195,7 +208,7 @@ void mlir::tgemm::forEachWholeTileChunk(
   int64_t tileRows = copy.rows, threads = copy.threads;
   int64_t elementsPerChunk = 128 / ring.elementBits;
   int64_t chunksPerRow = ring.rowBytes / 16;
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = copy.threadIndex(b, loc);
   IndexMath im{b, loc};
   Value firstSource, roundBytes;
   if (threads % chunksPerRow == 0 && (tileRows * chunksPerRow) % threads == 0) {
@@ -381,6 +394,22 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
     return kernel.emitOpError()
            << "needs a known_block_size of whole warps to lower tile copies";
 
+  // Barriers, bulk copies and register budgets are the wgmma family's.
+  if (family != ::tgemm::Family::Wgmma) {
+    Operation *hopperOnly = nullptr;
+    kernel.walk([&](Operation *op) {
+      if (isa<AllocBarriersOp, InitBarriersOp, WaitBarrierOp, ArriveBarrierOp,
+              BulkCopyTileOp, SetMaxRegistersOp>(op) &&
+          !hopperOnly)
+        hopperOnly = op;
+    });
+    if (hopperOnly)
+      return hopperOnly->emitOpError()
+             << "needs the wgmma lowering (mbarriers, TMA and setmaxnreg "
+                "of sm_90a); the "
+             << ::tgemm::loweringName(family) << " lowering has none";
+  }
+
   // The legality module's rules that the kernel-level IR still shows: the
   // operand layouts on the chip, the schedule's knobs and rows, and the
   // shared-memory plan against the chip (the same rules tgemm-check-target
@@ -415,16 +444,21 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
                              {blockM / tile.getRows(), blockN / tile.getCols()},
                              ringA.getStages()};
   int64_t warps = config.warps[0] * config.warps[1];
-  if (warps * 32 != result.threads)
+  int64_t threads = ::tgemm::blockThreads(config, result.schedule);
+  if (threads != result.threads)
     return mma.emitOpError()
            << "a " << tile.getRows() << "x" << tile.getCols()
            << " warp tile of a " << blockM << "x" << blockN << " block needs "
-           << warps * 32 << " threads, but the block has " << result.threads;
+           << threads << " threads"
+           << (result.schedule.warpSpecialize
+                   ? " (with the producer warpgroup)"
+                   : "")
+           << ", but the block has " << result.threads;
   if (::tgemm::Verdict v = ::tgemm::checkSchedule(problem, config,
                                                   result.schedule, family))
     return emitViolation(mma, *v);
   result.plan = KernelMemoryPlan::build(kernel, *result.fact, result.schedule,
-                                        tile.getCols());
+                                        warps, tile.getCols());
   int64_t stages = cast<SmemType>(mma.getA().getType()).getStages();
   if (::tgemm::Verdict v = ::tgemm::checkSharedMemory(result.plan.totalBytes,
                                                       *target.chip, stages))
@@ -559,6 +593,10 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp, KernelLowering> {
                   ring,
                   rows,
                   lowering.threads};
+    if (std::optional<ArrayRef<int64_t>> threads = op.getThreads()) {
+      copy.firstThread = (*threads)[0];
+      copy.threads = (*threads)[1];
+    }
     bool async = lowering.isAsync(op);
     emitTileCopy(
         rewriter, loc, op, copy, adaptor.getPredicate(), async,
@@ -644,6 +682,8 @@ LogicalResult mlir::tgemm::lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
   converter.addConversion([](Type type) { return type; });
   converter.addConversion(
       [&](SmemType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
+  converter.addConversion(
+      [&](BarriersType) -> Type { return LLVM::LLVMPointerType::get(ctx, 3); });
   converter.addConversion([&](AccumulatorType type) -> Type {
     return getAccumulatorArrayType(type, fact, reg);
   });
@@ -789,7 +829,7 @@ void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc,
   int64_t elementsPerLane = granule / ring.elementBits;
   auto laneType = VectorType::get({lanes}, b.getIntegerType(granule));
   auto chunkType = VectorType::get({4}, b.getI32Type());
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value tid = copy.threadIndex(b, loc);
   Value aligned = hasAlignedRows(b, loc, src);
   int64_t elementsPerChunk = 128 / ring.elementBits;
   forEachTileChunk(

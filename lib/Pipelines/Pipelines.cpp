@@ -59,6 +59,9 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   take(options.ldmatrix, "ldmatrix");
   take(options.swizzle, "swizzle");
   take(options.padding, "padding");
+  take(options.warpSpecialize, "warp-specialize");
+  take(options.tma, "tma");
+  take(options.setmaxnreg, "setmaxnreg");
   if (!overrides.empty()) {
     std::unique_ptr<Pass> override = createTGemmOverrideConfig();
     // The values were checked when the pipeline's options were parsed.

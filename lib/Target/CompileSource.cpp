@@ -65,6 +65,12 @@ CompileResult compileSource(const std::string &source,
     pipeline.swizzle = options.swizzle;
   if (options.padding != defaults.padding)
     pipeline.padding = options.padding;
+  if (options.warpSpecialize)
+    pipeline.warpSpecialize = *options.warpSpecialize;
+  if (options.tma)
+    pipeline.tma = *options.tma;
+  if (options.setmaxnreg)
+    pipeline.setmaxnreg = *options.setmaxnreg;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

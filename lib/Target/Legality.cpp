@@ -45,18 +45,13 @@ std::string formatShortest(double value) {
 
 bool isStatic(int64_t size) { return size != kDynamicSize; }
 
-/// Where a problem's operand rows lie: (rows, cols) of the stored tiles of
-/// A and B for a block tile, as the tiling pass allocates them.
-struct RingShapes {
-  int64_t aRows, aCols, bRows, bCols;
-};
-RingShapes ringShapes(const Problem &p, const TileConfig &c) {
+} // namespace
+
+RingShapes tgemm::ringShapes(const Problem &p, const TileConfig &c) {
   int64_t bm = c.block[0], bn = c.block[1], bk = c.block[2];
   return {p.rowA ? bm : bk, p.rowA ? bk : bm, p.rowB ? bk : bn,
           p.rowB ? bn : bk};
 }
-
-} // namespace
 
 std::optional<Swizzle> tgemm::parseSwizzle(llvm::StringRef name) {
   for (Swizzle swizzle : {Swizzle::Xor, Swizzle::Pad, Swizzle::None})
@@ -111,15 +106,35 @@ Schedule tgemm::defaultSchedule(Family family, const TileConfig &config,
     return s;
   }
   // wgmma reads its operands from 128-byte swizzled rings and has no
-  // fragments to carry.
-  if (family == Family::Wgmma)
+  // fragments to carry. Measured on the H200 (bench/README.md): a producer
+  // warpgroup copying with TMA beats every warp copying with cp.async by
+  // 1.11-1.22x; setmaxnreg gains nothing while the consumers fit the
+  // launch's registers.
+  if (family == Family::Wgmma) {
+    s.warpSpecialize = true;
+    s.tma = true;
     return s;
+  }
   // mma.sync: blocks of 8 or more warps (one per SM) gain from carrying the
   // next stage's first fragments across the barrier; 4-warp ones spill.
   int64_t warps = config.warps[0] * config.warps[1];
   s.prefetchFragments = prefetchMinWarps > 0 && warps >= prefetchMinWarps &&
                         config.stages > 1;
   return s;
+}
+
+int64_t tgemm::blockThreads(const TileConfig &config,
+                            const Schedule &schedule) {
+  int64_t threads = config.warps[0] * config.warps[1] * 32;
+  return schedule.warpSpecialize ? threads + kWarpgroupThreads : threads;
+}
+
+int64_t tgemm::consumerRegisters(int64_t consumers) {
+  // (consumers * r + producer) * 128 threads <= 65536, r a multiple of 8
+  // up to setmaxnreg's 256.
+  int64_t perWarpgroupSlot = 65536 / kWarpgroupThreads;
+  int64_t r = (perWarpgroupSlot - kProducerRegisters) / std::max<int64_t>(consumers, 1);
+  return std::min<int64_t>(256, r / 8 * 8);
 }
 
 int64_t tgemm::ringAlignment(Family family) {
@@ -168,6 +183,11 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
   plan.b = planRing(plan.a.offset + plan.a.sizeBytes(), c.stages, shapes.bRows,
                     shapes.bCols, bitWidth(p.b), swizzle, s.padding, alignment);
   int64_t ringsEnd = plan.b.offset + plan.b.sizeBytes();
+  if (s.warpSpecialize) {
+    plan.barrierOffset = llvm::alignTo(ringsEnd, kBarrierBytes);
+    plan.barrierBytes = 2 * c.stages * kBarrierBytes;
+    ringsEnd = plan.barrierOffset + plan.barrierBytes;
+  }
   bool overRings = false;
   if (const MmaFact *fact = lookupMma(family, p.a, p.b, p.acc))
     plan.scratchBytes = epilogueScratchBytes(
@@ -446,8 +466,35 @@ Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
       return violation("schedule", "the wgmma lowering copies tiles with "
                                    "cp.async: async_copy = false is not "
                                    "available");
+    if ((s.tma || s.setMaxRegisters) && !s.warpSpecialize)
+      return violation(
+          "schedule",
+          llvm::formatv("{0} needs warp_specialize = true: the producer "
+                        "warpgroup issues the copies and gives its "
+                        "registers to the consumers",
+                        s.tma ? "tma" : "setmaxnreg")
+              .str());
+    if (s.setMaxRegisters && !s.tma)
+      return violation("schedule",
+                       "setmaxnreg needs tma = true: a producer that copies "
+                       "with cp.async needs its registers for the addresses");
+    if (s.warpSpecialize && (s.refillAfterMma || s.interleaveCopies))
+      return violation("schedule",
+                       "a warp-specialized kernel refills each stage as soon "
+                       "as its consumers release it: refill_after_mma and "
+                       "interleave_copies do not apply");
     return std::nullopt;
   }
+  if (s.warpSpecialize || s.tma || s.setMaxRegisters)
+    return violation(
+        "schedule",
+        llvm::formatv("{0} is a wgmma knob (warpgroups, TMA, setmaxnreg on "
+                      "sm_90a); the {1} lowering has none",
+                      s.tma ? "tma"
+                      : s.warpSpecialize ? "warp_specialize"
+                                         : "setmaxnreg",
+                      loweringName(family))
+            .str());
   if (family != Family::Wmma)
     return std::nullopt;
   if (s.swizzle != Swizzle::Pad)
@@ -522,8 +569,18 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
                              const Schedule &s, Family family) {
   if (Verdict v = checkScheduleKnobs(s, family))
     return v;
-  if (family == Family::Wgmma)
-    return checkWarpgroups(p, c);
+  if (family == Family::Wgmma) {
+    if (Verdict v = checkWarpgroups(p, c))
+      return v;
+    if (int64_t threads = blockThreads(c, s); threads > 1024)
+      return violation(
+          "warpgroup",
+          llvm::formatv("{0} consumer warps and the producer warpgroup are "
+                        "{1} threads; a block has at most 1024",
+                        c.warps[0] * c.warps[1], threads)
+              .str());
+    return std::nullopt;
+  }
   if (family != Family::MmaSync)
     return std::nullopt;
   RingShapes shapes = ringShapes(p, c);

@@ -22,8 +22,11 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
   TunedConfig out;
   out.chip = chip.str();
   std::optional<llvm::StringRef> lowering = entry.getString("lowering");
-  if (!lowering || (*lowering != "wmma" && *lowering != "ptx"))
-    return fail("\"lowering\" must be \"wmma\" or \"ptx\"");
+  // A lowering's own name (not a family alias such as "mma.sync").
+  std::optional<Family> family =
+      lowering ? parseFamily(*lowering) : std::nullopt;
+  if (!family || loweringName(*family) != *lowering)
+    return fail("\"lowering\" must be one of " + knownLoweringNames());
   out.lowering = lowering->str();
   for (auto [key, kind] : {std::pair<const char *, ElemKind *>{"a", &out.a},
                            {"b", &out.b},
@@ -88,6 +91,9 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
               .Case("refill-after-mma", &o.refillAfterMma)
               .Case("interleave-copies", &o.interleaveCopies)
               .Case("prefetch-fragments", &o.prefetchFragments)
+              .Case("warp-specialize", &o.warpSpecialize)
+              .Case("tma", &o.tma)
+              .Case("setmaxnreg", &o.setmaxnreg)
               .Default(nullptr);
       if (flag) {
         if (!value.getAsBoolean())
@@ -108,7 +114,8 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
       } else {
         return fail("unknown option \"" + name +
                     "\"; known: swizzle, padding, async-copy, ldmatrix, "
-                    "refill-after-mma, interleave-copies, prefetch-fragments");
+                    "refill-after-mma, interleave-copies, prefetch-fragments, "
+                    "warp-specialize, tma, setmaxnreg");
       }
     }
   }
@@ -158,6 +165,12 @@ Schedule TunedConfig::schedule(Family family) const {
     s.refillAfterMma = *options.refillAfterMma;
   if (options.interleaveCopies)
     s.interleaveCopies = *options.interleaveCopies;
+  if (options.warpSpecialize)
+    s.warpSpecialize = *options.warpSpecialize;
+  if (options.tma)
+    s.tma = *options.tma;
+  if (options.setmaxnreg)
+    s.setMaxRegisters = *options.setmaxnreg;
   if (options.prefetchFragments)
     s.prefetchFragments = *options.prefetchFragments;
   return s;

@@ -42,7 +42,9 @@ struct OverrideConfigPass
   bool changesSchedule() const {
     return refillAfterMma.hasValue() || interleaveCopies.hasValue() ||
            prefetchMinWarps.hasValue() || asyncCopy.hasValue() ||
-           ldmatrix.hasValue() || swizzle.hasValue() || padding.hasValue();
+           ldmatrix.hasValue() || swizzle.hasValue() || padding.hasValue() ||
+           warpSpecialize.hasValue() || tma.hasValue() ||
+           setmaxnreg.hasValue();
   }
 
   /// What the op's config says in a message, so a rejected override says
@@ -66,6 +68,12 @@ struct OverrideConfigPass
       os << " swizzle = " << swizzle.getValue();
     if (padding.hasValue())
       os << " padding = " << padding.getValue();
+    if (warpSpecialize.hasValue())
+      os << " warp-specialize = " << (warpSpecialize ? "true" : "false");
+    if (tma.hasValue())
+      os << " tma = " << (tma ? "true" : "false");
+    if (setmaxnreg.hasValue())
+      os << " setmaxnreg = " << (setmaxnreg ? "true" : "false");
     return text;
   }
 
@@ -88,6 +96,12 @@ struct OverrideConfigPass
       s.swizzle = *::tgemm::parseSwizzle(swizzle);
     if (padding.hasValue())
       s.padding = padding;
+    if (warpSpecialize.hasValue())
+      s.warpSpecialize = warpSpecialize;
+    if (tma.hasValue())
+      s.tma = tma;
+    if (setmaxnreg.hasValue())
+      s.setMaxRegisters = setmaxnreg;
     return s;
   }
 
@@ -148,7 +162,8 @@ struct OverrideConfigPass
                 config.getStages());
       ScheduleAttr attr = ScheduleAttr::getChecked(
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
-          s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding);
+          s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,
+          s.warpSpecialize, s.tma, s.setMaxRegisters);
       if (!attr)
         return failure();
       op.setScheduleAttr(attr);

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -168,6 +169,17 @@ public:
     fragsType = FragsType::get(ctx, accType.getRows(), accType.getCols(),
                                kStep, op.getA().getType().getElementType());
 
+    if (schedule.warpSpecialize) {
+      auto barriers = BarriersType::get(ctx, stages);
+      full = AllocBarriersOp::create(b, loc, barriers);
+      empty = AllocBarriersOp::create(b, loc, barriers);
+      matrix = bz;
+      if (schedule.tma) {
+        mapA = entry.getArgument(3);
+        mapB = entry.getArgument(4);
+      }
+    }
+
     // The main loop and the epilogue, once with every tile known to be
     // whole and aligned (`in_bounds`: no guard anywhere), once for any size.
     scf::IfOp::create(
@@ -186,6 +198,8 @@ public:
 private:
   void emitMainLoop(OpBuilder &b, bool whole) {
     inBounds = whole;
+    if (schedule.warpSpecialize)
+      return emitWarpSpecialized(b);
     IndexMath im{b, loc};
     Value acc0 = ZeroAccOp::create(b, loc, accType);
     // Prologue: the first S - 1 k-tiles in flight (S with prefetched
@@ -203,7 +217,204 @@ private:
                                : buildMultistageLoop(b, acc0);
     StoreTileOp::create(b, loc, result, c, im.add(m0, warpRow),
                         im.add(n0, warpCol), op.getAlphaAttr(),
-                        op.getBetaAttr(), inBounds);
+                        op.getBetaAttr(), inBounds, DenseI64ArrayAttr());
+  }
+
+  /// The warp-specialized kernel: the config's warps are C consumer
+  /// warpgroups (threads [0, 128 C)), a producer warpgroup follows them.
+  /// Stage s has two barriers: `full[s]` completes when its tiles have
+  /// landed, `empty[s]` when every consumer thread is done with it. The
+  /// producer fills k-tile kt into stage kt mod S once the consumers have
+  /// released the tile S before it (phase parities alternate per lap of
+  /// the ring; the first lap's waits on `empty` return at once); each
+  /// consumer waits for `full`, multiplies and releases. With `tma`, one
+  /// producer thread copies whole tiles with the copy engine (completing
+  /// as bytes on `full`) where the runtime passed both tensor maps;
+  /// otherwise the producer warpgroup copies with cp.async and arrives on
+  /// `full` once its copies have landed.
+  void emitWarpSpecialized(OpBuilder &b) {
+    IndexMath im{b, loc};
+    int64_t consumers = config.getWarpsM() * config.getWarpsN() / 4;
+    int64_t consumerThreads = consumers * ::tgemm::kWarpgroupThreads;
+    Value useTma;
+    if (schedule.tma) {
+      auto present = [&](Value map) {
+        Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), map);
+        Value null = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
+        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, address,
+                                     null)
+            .getResult();
+      };
+      useTma = arith::AndIOp::create(b, loc, present(mapA), present(mapB));
+    }
+    // One arrival (with the bytes) per phase with TMA, one per producer
+    // thread with cp.async.
+    Value copyArrivals = im.c(::tgemm::kWarpgroupThreads);
+    if (useTma)
+      copyArrivals =
+          arith::SelectOp::create(b, loc, useTma, im.c(1), copyArrivals);
+    InitBarriersOp::create(b, loc, full, copyArrivals);
+    InitBarriersOp::create(b, loc, empty, im.c(consumerThreads));
+
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value isProducer = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::uge, tid, im.c(consumerThreads));
+    scf::IfOp::create(
+        b, loc, isProducer,
+        [&](OpBuilder &pb, Location) {
+          if (!useTma) {
+            buildCopyProducer(pb, consumerThreads);
+          } else {
+            scf::IfOp::create(
+                pb, loc, useTma,
+                [&](OpBuilder &tb, Location) {
+                  // The bulk-copy producer needs few registers; the
+                  // cp.async one keeps the launch's for its addresses.
+                  if (schedule.setMaxRegisters)
+                    SetMaxRegistersOp::create(tb, loc,
+                                              ::tgemm::kProducerRegisters);
+                  // One thread issues every bulk copy.
+                  IndexMath m{tb, loc};
+                  scf::IfOp::create(tb, loc, m.eq(tid, m.c(consumerThreads)),
+                                    [&](OpBuilder &ob, Location) {
+                                      buildBulkCopyProducer(ob);
+                                      scf::YieldOp::create(ob, loc);
+                                    });
+                  scf::YieldOp::create(tb, loc);
+                },
+                [&](OpBuilder &eb, Location) {
+                  buildCopyProducer(eb, consumerThreads);
+                  scf::YieldOp::create(eb, loc);
+                });
+          }
+          scf::YieldOp::create(pb, loc);
+        },
+        [&](OpBuilder &cb, Location) {
+          // The consumers take what the producer gave back (only then do
+          // they fit).
+          if (schedule.setMaxRegisters && useTma)
+            scf::IfOp::create(cb, loc, useTma, [&](OpBuilder &tb, Location) {
+              SetMaxRegistersOp::create(tb, loc,
+                                        ::tgemm::consumerRegisters(consumers));
+              scf::YieldOp::create(tb, loc);
+            });
+          Value acc = buildConsumerLoop(cb);
+          IndexMath m{cb, loc};
+          StoreTileOp::create(cb, loc, acc, c, m.add(m0, warpRow),
+                              m.add(n0, warpCol), op.getAlphaAttr(),
+                              op.getBetaAttr(), inBounds,
+                              cb.getDenseI64ArrayAttr({0, consumerThreads}));
+          scf::YieldOp::create(cb, loc);
+        });
+  }
+
+  /// A loop over the k-tiles with the ring's stage and the parity of its
+  /// lap carried: `body(builder, kt, stage, parity, carried)` returns the
+  /// values carried besides them.
+  ValueRange buildRingLoop(
+      OpBuilder &b, ValueRange init,
+      function_ref<SmallVector<Value>(OpBuilder &, Value, Value, Value,
+                                      ValueRange)>
+          body) {
+    IndexMath im{b, loc};
+    SmallVector<Value> carried(init);
+    carried.append({im.c(0), im.c(0)});
+    auto loop = scf::ForOp::create(
+        b, loc, im.c(0), kTiles, im.c(1), carried,
+        [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
+          IndexMath m{lb, loc};
+          size_t n = iterArgs.size();
+          Value stage = iterArgs[n - 2], parity = iterArgs[n - 1];
+          SmallVector<Value> next =
+              body(lb, kt, stage, parity, iterArgs.drop_back(2));
+          Value following = this->following(lb, stage);
+          Value wraps = m.eq(following, m.c(0));
+          Value flipped = arith::XOrIOp::create(lb, loc, parity, m.c(1));
+          next.push_back(following);
+          next.push_back(
+              arith::SelectOp::create(lb, loc, wraps, flipped, parity));
+          scf::YieldOp::create(lb, loc, next);
+        });
+    return loop.getResults().drop_back(2);
+  }
+
+  /// The producer's wait for a stage its consumers released: the parity
+  /// of the previous lap.
+  void waitForEmpty(OpBuilder &b, Value stage, Value parity) {
+    Value previousLap = arith::XOrIOp::create(b, loc, parity,
+                                              IndexMath{b, loc}.c(1));
+    WaitBarrierOp::create(b, loc, empty, stage, previousLap);
+  }
+
+  void buildBulkCopyProducer(OpBuilder &b) {
+    auto ringA = cast<SmemType>(sa.getType());
+    auto ringB = cast<SmemType>(sb.getType());
+    int64_t bytes = (ringA.getRows() * ringA.getCols() *
+                         ringA.getElementType().getIntOrFloatBitWidth() +
+                     ringB.getRows() * ringB.getCols() *
+                         ringB.getElementType().getIntOrFloatBitWidth()) /
+                    8;
+    buildRingLoop(b, {},
+                  [&](OpBuilder &lb, Value kt, Value stage, Value parity,
+                      ValueRange) {
+                    waitForEmpty(lb, stage, parity);
+                    ArriveBarrierOp::create(lb, loc, full, stage,
+                                            lb.getI64IntegerAttr(bytes));
+                    auto [aRow, aCol] = tileOrigin(lb, kt, /*isA=*/true);
+                    auto [bRow, bCol] = tileOrigin(lb, kt, /*isA=*/false);
+                    BulkCopyTileOp::create(lb, loc, mapA, matrix, aRow, aCol,
+                                           sa, stage, full);
+                    BulkCopyTileOp::create(lb, loc, mapB, matrix, bRow, bCol,
+                                           sb, stage, full);
+                    return SmallVector<Value>();
+                  });
+  }
+
+  /// The producer warpgroup copies each k-tile with cp.async, waits for
+  /// its copies and arrives on `full`.
+  void buildCopyProducer(OpBuilder &b, int64_t firstThread) {
+    DenseI64ArrayAttr threads =
+        b.getDenseI64ArrayAttr({firstThread, ::tgemm::kWarpgroupThreads});
+    buildRingLoop(
+        b, {},
+        [&](OpBuilder &lb, Value kt, Value stage, Value parity, ValueRange) {
+          waitForEmpty(lb, stage, parity);
+          auto [aRow, aCol] = tileOrigin(lb, kt, /*isA=*/true);
+          auto [bRow, bCol] = tileOrigin(lb, kt, /*isA=*/false);
+          CopyTileOp::create(lb, loc, a, aRow, aCol, sa, stage, async,
+                             inBounds, Value(), threads);
+          CopyTileOp::create(lb, loc, bMat, bRow, bCol, sb, stage, async,
+                             inBounds, Value(), threads);
+          CommitCopiesOp::create(lb, loc);
+          WaitCopiesOp::create(lb, loc, 0);
+          ArriveBarrierOp::create(lb, loc, full, stage, IntegerAttr());
+          return SmallVector<Value>();
+        });
+  }
+
+  /// Each consumer thread waits for the stage's tiles, its warpgroup
+  /// multiplies them, and it releases the stage.
+  Value buildConsumerLoop(OpBuilder &b) {
+    Value acc0 = ZeroAccOp::create(b, loc, accType);
+    ValueRange results = buildRingLoop(
+        b, {acc0},
+        [&](OpBuilder &lb, Value, Value stage, Value parity,
+            ValueRange carried) {
+          WaitBarrierOp::create(lb, loc, full, stage, parity);
+          Value acc = multiply(lb, stage, carried[0]);
+          ArriveBarrierOp::create(lb, loc, empty, stage, IntegerAttr());
+          return SmallVector<Value>{acc};
+        });
+    return results[0];
+  }
+
+  /// The stored (row, col) of k-tile `kt`'s tile of A or B.
+  std::pair<Value, Value> tileOrigin(OpBuilder &ob, Value kt, bool isA) {
+    IndexMath m{ob, loc};
+    Value k0 = m.mul(kt, bk);
+    if (isA)
+      return layoutA == Layout::Row ? std::pair(m0, k0) : std::pair(k0, m0);
+    return layoutB == Layout::Row ? std::pair(k0, n0) : std::pair(n0, k0);
   }
 
   /// One buffer: refill it only after every warp is done with it.
@@ -321,10 +532,10 @@ private:
         layoutB == Layout::Row ? std::pair(k0, n0) : std::pair(n0, k0);
     if (copyA)
       CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds,
-                         predicate);
+                         predicate, DenseI64ArrayAttr());
     if (copyB)
       CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async, inBounds,
-                         predicate);
+                         predicate, DenseI64ArrayAttr());
   }
   void copyStage(OpBuilder &ob, Value kt, Value stage,
                  Value predicate = Value()) {
@@ -363,6 +574,9 @@ private:
   int64_t stages, bm, bn, bk;
   // Set by build().
   Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles;
+  // A warp-specialized kernel's barrier rings, the batch index, and the
+  // tensor maps of A and B (with tma).
+  Value full, empty, matrix, mapA, mapB;
   AccumulatorType accType;
   FragsType fragsType;
   int64_t kStep = 0;
@@ -419,14 +633,34 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     if (general != type)
       operand = memref::CastOp::create(castBuilder, loc, general, operand);
   }
-  auto kernelType = FunctionType::get(
-      ctx, {operands[0].getType(), operands[1].getType(),
-            operands[2].getType()},
-      {});
+  // With TMA, the tensor maps of A and B follow: the runtime makes them
+  // from the manifest's tensor_maps (the host's tgemm.tensor_map says so).
+  ::tgemm::TileConfig tile = getTileConfig(config);
+  bool tma = schedule.warpSpecialize && schedule.tma;
+  SmallVector<::tgemm::runtime::TensorMapArg> tensorMaps;
+  if (tma) {
+    ::tgemm::RingShapes shapes = ::tgemm::ringShapes(getProblem(op), tile);
+    for (auto [index, operand] :
+         llvm::enumerate(ArrayRef<Value>(operands).take_front(2))) {
+      ::tgemm::runtime::TensorMapArg map;
+      map.operand = index == 0 ? ::tgemm::runtime::Operand::A
+                               : ::tgemm::runtime::Operand::B;
+      map.box = index == 0 ? std::array<int64_t, 2>{shapes.aRows, shapes.aCols}
+                           : std::array<int64_t, 2>{shapes.bRows, shapes.bCols};
+      map.swizzle = 128;
+      tensorMaps.push_back(map);
+      operands.push_back(TensorMapOp::create(
+          castBuilder, loc, LLVM::LLVMPointerType::get(ctx), operand,
+          castBuilder.getDenseI64ArrayAttr(map.box),
+          castBuilder.getI64IntegerAttr(map.swizzle)));
+    }
+  }
+  auto kernelType =
+      FunctionType::get(ctx, ValueRange(operands).getTypes(), {});
   auto kernel = gpu::GPUFuncOp::create(kb, loc, baseName.str() + "_kernel",
                                        kernelType);
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
-  int32_t threads = config.getNumThreads();
+  int32_t threads = ::tgemm::blockThreads(tile, schedule);
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
   // Without a target or a schedule of its own the op has the neutral
   // k-loop, and each lowering its family's default.
@@ -464,8 +698,11 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
       b, loc, kernel, gpu::KernelDim3{gridX, gridY, gridZ},
       gpu::KernelDim3{im.c(threads), one, one}, shared,
       ValueRange(operands));
-  setManifest(launch, buildManifest(op, gpuModule.getName(),
-                                    kernel.getName(), sharedBytes));
+  ::tgemm::runtime::KernelManifest manifest =
+      buildManifest(op, gpuModule.getName(), kernel.getName(), sharedBytes);
+  manifest.block = {threads, 1, 1};
+  manifest.tensorMaps.assign(tensorMaps.begin(), tensorMaps.end());
+  setManifest(launch, manifest);
   op.erase();
   return success();
 }

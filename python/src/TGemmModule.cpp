@@ -63,7 +63,8 @@ PYBIND11_MODULE(_tgemm, m) {
          const std::string &chip, int64_t stages, bool asyncCopy, bool ldmatrix,
          const std::string &swizzle, int64_t padding, unsigned optLevel,
          bool emitCubin, const std::string &ptxas,
-         const std::string &sourceName) {
+         const std::string &sourceName, std::optional<bool> warpSpecialize,
+         std::optional<bool> tma, std::optional<bool> setmaxnreg) {
         tgemm::CompileOptions options;
         options.lowering = lowering;
         options.chip = chip;
@@ -76,12 +77,17 @@ PYBIND11_MODULE(_tgemm, m) {
         options.emitCubin = emitCubin;
         options.ptxas = ptxas;
         options.sourceName = sourceName;
+        options.warpSpecialize = warpSpecialize;
+        options.tma = tma;
+        options.setmaxnreg = setmaxnreg;
         return compileToDict(source, options);
       },
       py::arg("source"), py::arg("lowering"), py::arg("chip"),
       py::arg("stages"), py::arg("async_copy"), py::arg("ldmatrix"),
       py::arg("swizzle"), py::arg("padding"), py::arg("opt_level"),
       py::arg("emit_cubin"), py::arg("ptxas"), py::arg("source_name"),
+      py::arg("warp_specialize") = py::none(), py::arg("tma") = py::none(),
+      py::arg("setmaxnreg") = py::none(),
       "Compiles MLIR text; returns {success, diagnostics, modules: [{name, "
       "chip, ptx, cubin}], manifest (JSON text)}.");
 

@@ -73,6 +73,27 @@ def test_wgmma_compiles(example):
     assert kernel.cubin
 
 
+def test_wgmma_schedule_switches(example):
+    source = example("gemm-f16-f32-wgmma.mlir")
+    # The family's default: a producer warpgroup copying with TMA.
+    default = tgemm.compile(source, "wgmma", "sm_90a")
+    assert "cp.async.bulk.tensor.3d" in default.ptx
+    kernel = default.manifest["kernels"][0]
+    assert kernel["block"] == [384, 1, 1]
+    assert [m["operand"] for m in kernel["tensor_maps"]] == ["a", "b"]
+    # Each switch alone: cp.async from the producer, or every warp copying.
+    copies = tgemm.compile(source, "wgmma", "sm_90a", tma=False)
+    assert "cp.async.bulk.tensor" not in copies.ptx
+    assert "mbarrier.try_wait.parity" in copies.ptx
+    assert "tensor_maps" not in copies.manifest["kernels"][0]
+    plain = tgemm.compile(source, "wgmma", "sm_90a", warp_specialize=False,
+                          tma=False)
+    assert "mbarrier" not in plain.ptx
+    assert plain.manifest["kernels"][0]["block"] == [256, 1, 1]
+    assert "setmaxnreg needs tma = true" in compile_error(
+        source, "wgmma", "sm_90a", tma=False, setmaxnreg=True)
+
+
 def test_bad_options(example):
     source = example("gemm-f16-f32.mlir")
     assert "unknown swizzle 'zigzag'" in compile_error(source,

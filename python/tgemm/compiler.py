@@ -136,8 +136,13 @@ class CompiledKernel:
             self.lowering, self.chip, [m.name for m in self.modules])
 
 
+def _optional_flag(value):
+    return None if value is None else bool(value)
+
+
 def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
             async_copy=True, ldmatrix=True, swizzle="xor", padding=16,
+            warp_specialize=None, tma=None, setmaxnreg=None,
             opt_level=3, emit_cubin=False, ptxas=None,
             source_name="<source>"):
     """Compiles MLIR text holding `tgemm.matmul` ops through
@@ -147,7 +152,9 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     "sm_90" or "sm_90a" (wgmma needs sm_90a);
     stages (0 keeps each config's), async_copy, ldmatrix, swizzle ("xor",
     "pad", "none") and padding (bytes) are the pipeline's options (README.md,
-    "The pipeline"). emit_cubin also assembles each module with ptxas (found
+    "The pipeline"); warp_specialize, tma and setmaxnreg switch wgmma's
+    producer warpgroup, TMA copies and setmaxnreg (None keeps the selected
+    schedule's). emit_cubin also assembles each module with ptxas (found
     in CUDA_HOME, /usr/local/cuda or PATH unless `ptxas` gives its path).
     source_name is the file name diagnostics show.
 
@@ -168,7 +175,9 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         async_copy=bool(async_copy), ldmatrix=bool(ldmatrix),
         swizzle=str(swizzle), padding=padding, opt_level=opt_level,
         emit_cubin=bool(emit_cubin), ptxas="" if ptxas is None else
-        os.fspath(ptxas), source_name=str(source_name))
+        os.fspath(ptxas), source_name=str(source_name),
+        warp_specialize=_optional_flag(warp_specialize),
+        tma=_optional_flag(tma), setmaxnreg=_optional_flag(setmaxnreg))
     diagnostics = result["diagnostics"].decode("utf-8", "replace")
     if not result["success"]:
         raise CompileError(diagnostics)

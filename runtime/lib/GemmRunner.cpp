@@ -5,6 +5,7 @@
 #include "tgemm/runtime/Driver.h"
 #include "tgemm/runtime/Error.h"
 #include "tgemm/runtime/Inputs.h"
+#include "tgemm/runtime/TensorMaps.h"
 
 #include <cstring>
 
@@ -250,9 +251,16 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
                           const DeviceBuffer &forKernel) {
     return forKernel.address() ? forKernel.address() : packed.address();
   };
-  KernelArgs args(manifest, storage,
-                  {kernelAddress(a, aKernel), kernelAddress(b, bKernel),
-                   c.address()});
+  OperandAddresses addresses = {kernelAddress(a, aKernel),
+                                 kernelAddress(b, bKernel), c.address()};
+  // Declared before `args`, which carries the addresses of its descriptors.
+  // Encoded only for a kernel that is launched (not with --cublas-only).
+  TensorMaps tensorMaps;
+  if (kernel)
+    tensorMaps = TensorMaps(device, manifest, storage, addresses);
+  KernelArgs args(manifest, storage, addresses);
+  if (kernel)
+    args.setTensorMaps(tensorMaps.values());
   std::string kernelWhat = "kernel '" + manifest.name + "'";
   if (kernel) {
     c.copyFrom(kernelInitialC);

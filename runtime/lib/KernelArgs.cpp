@@ -2,6 +2,10 @@
 
 #include "tgemm/runtime/KernelArgs.h"
 
+#include "tgemm/runtime/Error.h"
+
+#include <algorithm>
+
 namespace tgemm::runtime {
 
 KernelArgs::KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
@@ -33,6 +37,19 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
     push(storage.ld);
     push(1);
   }
+  tensorMapStart = paramValues.size();
+  tensorMapCount = kernel.tensorMaps.size();
+  paramValues.resize(tensorMapStart + tensorMapCount, 0);
+}
+
+void KernelArgs::setTensorMaps(const std::vector<uint64_t> &values) {
+  if (values.size() != tensorMapCount)
+    fail(ErrorKind::Input, "the kernel takes " +
+                               std::to_string(tensorMapCount) +
+                               " tensor-map parameters, not " +
+                               std::to_string(values.size()));
+  std::copy(values.begin(), values.end(),
+            paramValues.begin() + static_cast<ptrdiff_t>(tensorMapStart));
 }
 
 void **KernelArgs::pointers() {

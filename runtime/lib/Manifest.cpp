@@ -381,6 +381,83 @@ private:
                        operandName(static_cast<Operand>(slot)) + "'");
   }
 
+  /// After readArgs: a tensor map names one of the arguments and is checked
+  /// against its element type.
+  void readTensorMaps(const JsonValue &v, const std::string &path,
+                      KernelManifest &k) const {
+    if (!v.isArray())
+      fail(path, "expected an array, got " + describe(v));
+    for (size_t i = 0; i < v.getArray().size(); ++i) {
+      const JsonValue &entry = v.getArray()[i];
+      std::string p = index(path, i);
+      expectObject(entry, p, {"operand", "box", "swizzle", "passing"});
+      TensorMapArg map;
+      std::string operandPath = join(p, "operand");
+      std::string name = readString(field(entry, p, "operand"), operandPath);
+      const KernelArg *arg = nullptr;
+      for (const KernelArg &candidate : k.args)
+        if (candidate.name == name)
+          arg = &candidate;
+      if (!arg)
+        fail(operandPath, "unknown operand '" + name +
+                              "' (expected a, b or c, an argument of the "
+                              "kernel)");
+      map.operand = arg->operand;
+      for (size_t j = 0; j < k.tensorMaps.size(); ++j)
+        if (k.tensorMaps[j].operand == map.operand)
+          fail(operandPath, "a tensor map for operand '" + name +
+                                "' appears twice (also " + index(path, j) +
+                                ")");
+      // TMA moves whole elements of 1, 2, 4 or 8 bytes; packed 4-bit
+      // values would need a box in half bytes, which tgemm does not use.
+      if (elementBits(arg->type) < 8)
+        fail(operandPath, std::string("operand '") + name + "' is " +
+                              elementTypeName(arg->type) +
+                              ", which a tensor map cannot describe (TMA "
+                              "moves whole bytes)");
+      std::string boxPath = join(p, "box");
+      map.box = readIntegers<2>(field(entry, p, "box"), boxPath, 1);
+      for (size_t j = 0; j < 2; ++j)
+        if (map.box[j] > 256)
+          fail(index(boxPath, j),
+               "expected an integer <= 256 (the largest TMA box extent), "
+               "got " +
+                   std::to_string(map.box[j]));
+      std::string swizzlePath = join(p, "swizzle");
+      map.swizzle =
+          readInteger(field(entry, p, "swizzle"), swizzlePath, 0);
+      if (map.swizzle != 0 && map.swizzle != 32 && map.swizzle != 64 &&
+          map.swizzle != 128)
+        fail(swizzlePath, "unsupported swizzle " +
+                              std::to_string(map.swizzle) +
+                              " (expected 0, 32, 64 or 128 bytes)");
+      std::string passingPath = join(p, "passing");
+      std::string passing =
+          readString(field(entry, p, "passing"), passingPath);
+      if (passing != "global")
+        fail(passingPath, "unsupported passing '" + passing +
+                              "' (expected global: the parameter is the "
+                              "device address of the descriptor)");
+      // The rules cuTensorMapEncodeTiled sets for the box's inner extent
+      // (without interleave): whole 16-byte chunks, and within the swizzle
+      // span when swizzled. Both are properties of the kernel, so a
+      // manifest that breaks them is refused rather than run without TMA.
+      int64_t rowBytes = map.box[1] * (elementBits(arg->type) / 8);
+      std::string rowText = "a box row of " + std::to_string(map.box[1]) +
+                            " " + elementTypeName(arg->type) +
+                            " elements is " + std::to_string(rowBytes) +
+                            " bytes";
+      if (rowBytes % 16 != 0)
+        fail(index(boxPath, 1),
+             rowText + ", not a multiple of 16 (TMA moves 16-byte chunks)");
+      if (map.swizzle != 0 && rowBytes > map.swizzle)
+        fail(index(boxPath, 1), rowText + ", more than the " +
+                                    std::to_string(map.swizzle) +
+                                    "-byte swizzle span it must fit in");
+      k.tensorMaps.push_back(map);
+    }
+  }
+
   void readScalars(const JsonValue &v, const std::string &path,
                    KernelManifest &k) const {
     const JsonValue &alpha = field(v, path, "alpha");
@@ -408,7 +485,7 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
   expectObject(v, path,
                {"name", "module", "lowering", "chip", "problem", "a", "b",
                 "c", "acc", "alpha", "beta", "config", "grid", "block",
-                "dynamic_shared_memory", "requires", "args"});
+                "dynamic_shared_memory", "requires", "args", "tensor_maps"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));
@@ -456,6 +533,9 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
                   join(path, "dynamic_shared_memory"), 0);
   readRequirements(field(v, path, "requires"), join(path, "requires"), k);
   readArgs(field(v, path, "args"), join(path, "args"), k);
+  // Optional: absent (or empty) when the kernel takes no TMA descriptors.
+  if (const JsonValue *maps = v.find("tensor_maps"))
+    readTensorMaps(*maps, join(path, "tensor_maps"), k);
   return k;
 }
 
@@ -469,6 +549,14 @@ Manifest ManifestReader::read(const JsonValue &root) {
     fail("", "missing field 'version'");
   if (!version->isInteger())
     fail("version", "expected an integer, got " + describe(*version));
+  // Version 1 differs only by lacking "tensor_maps", but its kernels were
+  // compiled by a tgemm whose parameter list this runtime no longer
+  // promises to match; recompiling is the fix, so the message says so.
+  if (version->getInteger() == 1)
+    fail("version", "manifest version 1 is older than this runtime's " +
+                        std::to_string(kManifestVersion) +
+                        " (version 2 adds \"tensor_maps\"): recompile the "
+                        "kernel with this tgemm");
   if (version->getInteger() != kManifestVersion)
     fail("version", "unsupported manifest version " + describe(*version) +
                         "; this runtime reads version " +
@@ -576,7 +664,7 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
          {"type", text(elementTypeName(arg.type))},
          {"rank", integer(arg.rank)},
          {"strided", JsonValue::makeBool(arg.strided)}}));
-  return JsonValue::makeObject({
+  Members kernel = {
       {"name", text(k.name)},
       {"module", text(k.module)},
       {"lowering", textOrNull(k.lowering)},
@@ -597,7 +685,19 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
       {"dynamic_shared_memory", integer(k.dynamicSharedMemory)},
       {"requires", JsonValue::makeArray(std::move(requirements))},
       {"args", JsonValue::makeArray(std::move(args))},
-  });
+  };
+  // Only when there are any, so that a kernel without TMA reads as before.
+  if (!k.tensorMaps.empty()) {
+    std::vector<JsonValue> maps;
+    for (const TensorMapArg &map : k.tensorMaps)
+      maps.push_back(JsonValue::makeObject(
+          {{"operand", text(operandName(map.operand))},
+           {"box", integers(map.box)},
+           {"swizzle", integer(map.swizzle)},
+           {"passing", text("global")}}));
+    kernel.push_back({"tensor_maps", JsonValue::makeArray(std::move(maps))});
+  }
+  return JsonValue::makeObject(std::move(kernel));
 }
 
 JsonValue manifestToJson(const Manifest &manifest) noexcept {

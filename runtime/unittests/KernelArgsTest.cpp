@@ -104,3 +104,36 @@ TEST(kernelArgsBatched) {
                             C, C, 1, 4, 100, 30, 100 * 32, 32, 1};
   EXPECT_TRUE(strided.values() == stridedExpected);
 }
+
+TEST(kernelArgsTensorMaps) {
+  // One 64-bit parameter per tensor map, after every memref parameter: 0
+  // (copy with cp.async) until set.
+  KernelManifest k = example("row", "col");
+  TensorMapArg a, b;
+  a.operand = Operand::A;
+  a.box = {128, 64};
+  b.operand = Operand::B;
+  b.box = {128, 64};
+  k.tensorMaps = {a, b};
+  KernelArgs args(k, GemmShape{256, 512, 64}, {A, B, C});
+  Values expected = {A, A, 0, 256, 64, 64, 1,   //
+                     B, B, 0, 512, 64, 64, 1,   //
+                     C, C, 0, 256, 512, 512, 1, //
+                     0, 0};
+  EXPECT_TRUE(args.values() == expected);
+  const uint64_t mapA = 0x7f0000600000, mapB = 0x7f0000600080;
+  args.setTensorMaps({mapA, 0});
+  expected[21] = mapA;
+  EXPECT_TRUE(args.values() == expected);
+  args.setTensorMaps({mapA, mapB});
+  expected[22] = mapB;
+  EXPECT_TRUE(args.values() == expected);
+  void **pointers = args.pointers();
+  EXPECT_EQ(*static_cast<uint64_t *>(pointers[22]), mapB);
+  EXPECT_ERROR(args.setTensorMaps({mapA}), ErrorKind::Input,
+               "the kernel takes 2 tensor-map parameters, not 1");
+  // A kernel without tensor maps takes an empty list.
+  KernelArgs plain(example("row", "col"), GemmShape{256, 512, 64}, {A, B, C});
+  plain.setTensorMaps({});
+  EXPECT_EQ(plain.values().size(), size_t(21));
+}

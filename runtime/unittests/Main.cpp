@@ -34,7 +34,7 @@ void recordFailure(const char *file, int line, const std::string &message) {
 
 std::string exampleManifest() {
   return R"({
-  "version": 1,
+  "version": 2,
   "kernels": [
     {
       "name": "gemm_f16_f32_kernel",

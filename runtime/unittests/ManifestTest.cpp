@@ -17,7 +17,8 @@ Manifest parse(const std::string &text) {
 
 TEST(manifestExampleParses) {
   Manifest m = parse(exampleManifest());
-  EXPECT_EQ(m.version, 1);
+  EXPECT_EQ(m.version, 2);
+  EXPECT_TRUE(m.kernels[0].tensorMaps.empty());
   EXPECT_EQ(m.kernels.size(), size_t(1));
   const KernelManifest &k = m.kernels[0];
   EXPECT_EQ(k.name, std::string("gemm_f16_f32_kernel"));
@@ -104,14 +105,21 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 1)", R"("version": 2)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 2; this runtime "
-     "reads version 1"},
-    {R"("version": 1,)", "", ErrorKind::Input,
+    {R"("version": 2)", R"("version": 3)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 3; this runtime "
+     "reads version 2"},
+    {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 0; this runtime "
+     "reads version 2"},
+    {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
+     "manifest.json: version: manifest version 1 is older than this "
+     "runtime's 2 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "with this tgemm"},
+    {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
-    {R"("version": 1)", R"("version": "1")", ErrorKind::Input,
-     "version: expected an integer, got \"1\""},
-    {R"("version": 1,)", R"("version": 1, "extra": true,)", ErrorKind::Input,
+    {R"("version": 2)", R"("version": "2")", ErrorKind::Input,
+     "version: expected an integer, got \"2\""},
+    {R"("version": 2,)", R"("version": 2, "extra": true,)", ErrorKind::Input,
      "manifest.json: unknown field 'extra' (expected version, kernels)"},
     {R"("acc": "f32",)", "", ErrorKind::Input,
      "manifest.json: kernels[0]: missing field 'acc'"},
@@ -364,11 +372,11 @@ TEST(manifestRejectsOtherDocuments) {
                "array");
   EXPECT_ERROR(parse(""), ErrorKind::Input,
                "manifest.json:1:1: invalid JSON: empty document");
-  EXPECT_ERROR(parse("{\"version\": 1}"), ErrorKind::Input,
+  EXPECT_ERROR(parse("{\"version\": 2}"), ErrorKind::Input,
                "missing field 'kernels'");
-  EXPECT_ERROR(parse("{\"version\": 1, \"kernels\": []}"), ErrorKind::Input,
+  EXPECT_ERROR(parse("{\"version\": 2, \"kernels\": []}"), ErrorKind::Input,
                "manifest.json: kernels: the manifest lists no kernels");
-  EXPECT_ERROR(parse("{\"version\": 1, \"kernels\": {}}"), ErrorKind::Input,
+  EXPECT_ERROR(parse("{\"version\": 2, \"kernels\": {}}"), ErrorKind::Input,
                "manifest.json: kernels: expected an array, got an object");
   EXPECT_ERROR(parse("\x7f" "ELF\x02\x01"), ErrorKind::Input, "invalid JSON");
 }
@@ -529,4 +537,194 @@ TEST(manifestPartialEntries) {
                                 error));
   EXPECT_TRUE(error.find("alpha: expected a number, got null") !=
               std::string::npos);
+}
+
+namespace {
+/// The example manifest with `maps` as its kernel's "tensor_maps".
+std::string withTensorMaps(const std::string &maps,
+                           std::string text = exampleManifest()) {
+  // The end of "args", the kernel's last field.
+  const char *argsEnd = "\n      ]\n    }";
+  return REPLACE(text, argsEnd,
+                 "\n      ],\n      \"tensor_maps\": " + maps + "\n    }");
+}
+
+const char *kTwoMaps =
+    R"([{"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "global"},
+        {"operand": "b", "box": [256, 32], "swizzle": 64, "passing": "global"}])";
+} // namespace
+
+TEST(manifestTensorMaps) {
+  const KernelManifest k = parse(withTensorMaps(kTwoMaps)).kernels[0];
+  EXPECT_EQ(k.tensorMaps.size(), size_t(2));
+  EXPECT_TRUE(k.tensorMaps[0].operand == Operand::A);
+  EXPECT_EQ(k.tensorMaps[0].box[0], 128);
+  EXPECT_EQ(k.tensorMaps[0].box[1], 64);
+  EXPECT_EQ(k.tensorMaps[0].swizzle, 128);
+  EXPECT_TRUE(k.tensorMaps[1].operand == Operand::B);
+  EXPECT_EQ(k.tensorMaps[1].box[0], 256);
+  EXPECT_EQ(k.tensorMaps[1].swizzle, 64);
+  // Empty is the same as absent.
+  EXPECT_TRUE(parse(withTensorMaps("[]")).kernels[0].tensorMaps.empty());
+  // In the order given, not the order of args; C is accepted (an f32 box
+  // row of 32 elements is the 128-byte span), and so is no swizzle with a
+  // box row wider than 128 bytes.
+  Manifest other = parse(withTensorMaps(
+      R"([{"operand": "c", "box": [8, 32], "swizzle": 128, "passing": "global"},
+          {"operand": "a", "box": [64, 256], "swizzle": 0, "passing": "global"}])"));
+  EXPECT_TRUE(other.kernels[0].tensorMaps[0].operand == Operand::C);
+  EXPECT_TRUE(other.kernels[0].tensorMaps[1].operand == Operand::A);
+  EXPECT_EQ(other.kernels[0].tensorMaps[1].swizzle, 0);
+}
+
+TEST(manifestTensorMapsRoundTrip) {
+  Manifest m = parse(withTensorMaps(kTwoMaps));
+  std::string written = writeManifest(m);
+  EXPECT_TRUE(written.find("\"tensor_maps\"") != std::string::npos);
+  EXPECT_TRUE(written.find("\"passing\": \"global\"") != std::string::npos);
+  Manifest again = parse(written);
+  EXPECT_EQ(writeManifest(again), written);
+  const KernelManifest &a = m.kernels[0], &b = again.kernels[0];
+  EXPECT_EQ(b.tensorMaps.size(), a.tensorMaps.size());
+  for (size_t i = 0; i < a.tensorMaps.size() && i < b.tensorMaps.size();
+       ++i) {
+    EXPECT_TRUE(b.tensorMaps[i].operand == a.tensorMaps[i].operand);
+    EXPECT_TRUE(b.tensorMaps[i].box == a.tensorMaps[i].box);
+    EXPECT_EQ(b.tensorMaps[i].swizzle, a.tensorMaps[i].swizzle);
+  }
+  // A kernel without tensor maps is written without the field.
+  std::string plain = writeManifest(parse(withTensorMaps("[]")));
+  EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 2") != std::string::npos);
+  // The partial reader (a kernel not yet compiled) takes them too.
+  KernelManifest k = a;
+  k.lowering.clear();
+  k.chip.clear();
+  KernelManifest partial;
+  std::string error;
+  EXPECT_TRUE(readPartialKernelManifest(kernelManifestToJson(k), partial,
+                                        error));
+  EXPECT_EQ(partial.tensorMaps.size(), size_t(2));
+  EXPECT_TRUE(partial.tensorMaps[1].operand == Operand::B);
+  k.tensorMaps[1].swizzle = 16;
+  EXPECT_TRUE(!readPartialKernelManifest(kernelManifestToJson(k), partial,
+                                         error));
+  EXPECT_TRUE(error.find("tensor_maps[1].swizzle: unsupported swizzle 16") !=
+              std::string::npos);
+}
+
+TEST(manifestRejectsBadTensorMaps) {
+  const char *good =
+      R"({"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "global"})";
+  const std::string twice = std::string(good) + ", " + good;
+  const BadManifest bad[] = {
+      {good, R"({"operand": "d", "box": [128, 64], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "manifest.json: kernels[0].tensor_maps[0].operand: unknown operand "
+       "'d' (expected a, b or c, an argument of the kernel)"},
+      {good, R"({"operand": 1, "box": [128, 64], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].operand: expected a string, got 1"},
+      {good, R"({"box": [128, 64], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0]: missing field 'operand'"},
+      {good, R"({"operand": "a", "box": [0, 64], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].box[0]: expected an integer >= 1, got 0"},
+      {good, R"({"operand": "a", "box": [512, 64], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].box[0]: expected an integer <= 256 (the "
+       "largest TMA box extent), got 512"},
+      {good, R"({"operand": "a", "box": [128, 64.5], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].box[1]: expected an integer, got 64.5"},
+      {good, R"({"operand": "a", "box": [128], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].box: expected an array of 2 integers, got "
+       "an array of 1"},
+      {good, R"({"operand": "a", "box": [128, 64], "swizzle": 16, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].swizzle: unsupported swizzle 16 (expected "
+       "0, 32, 64 or 128 bytes)"},
+      {good, R"({"operand": "a", "box": [128, 64], "swizzle": -32, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].swizzle: expected an integer >= 0, got -32"},
+      {good, R"({"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "param"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].passing: unsupported passing 'param' "
+       "(expected global: the parameter is the device address of the "
+       "descriptor)"},
+      {good, R"({"operand": "a", "box": [128, 64], "swizzle": 128})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0]: missing field 'passing'"},
+      {good, R"({"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "global", "l2": 256})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0]: unknown field 'l2' (expected operand, "
+       "box, swizzle, passing)"},
+      // f16: 128 elements are 256 bytes, wider than the swizzle span.
+      {good, R"({"operand": "a", "box": [64, 128], "swizzle": 128, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].box[1]: a box row of 128 f16 elements is "
+       "256 bytes, more than the 128-byte swizzle span it must fit in"},
+      {good, R"({"operand": "a", "box": [128, 32], "swizzle": 32, "passing": "global"})",
+       ErrorKind::Input,
+       "a box row of 32 f16 elements is 64 bytes, more than the 32-byte "
+       "swizzle span"},
+      {good, R"({"operand": "a", "box": [128, 4], "swizzle": 0, "passing": "global"})",
+       ErrorKind::Input,
+       "kernels[0].tensor_maps[0].box[1]: a box row of 4 f16 elements is 8 "
+       "bytes, not a multiple of 16 (TMA moves 16-byte chunks)"},
+      {good, twice.c_str(), ErrorKind::Input,
+       "kernels[0].tensor_maps[1].operand: a tensor map for operand 'a' "
+       "appears twice (also kernels[0].tensor_maps[0])"},
+      {good, "7", ErrorKind::Input,
+       "kernels[0].tensor_maps[0]: expected an object, got 7"},
+  };
+  for (const BadManifest &b : bad) {
+    std::string text = REPLACE(withTensorMaps(std::string("[") + good + "]"),
+                               b.from, b.to);
+    EXPECT_ERROR(parse(text), b.kind, b.message);
+  }
+  EXPECT_ERROR(parse(withTensorMaps(R"({"operand": "a"})")), ErrorKind::Input,
+               "kernels[0].tensor_maps: expected an array, got an object");
+  EXPECT_ERROR(parse(withTensorMaps("null")), ErrorKind::Input,
+               "kernels[0].tensor_maps: expected an array, got null");
+}
+
+TEST(manifestTensorMapsOfByteTypes) {
+  // s8 (and the other 8-bit types) move as bytes: 128 of them fill the
+  // 128-byte span. s4 has no tensor map at all.
+  auto integerManifest = [](const char *type) {
+    std::string text = exampleManifest();
+    for (const char *operand : {"a", "b"}) {
+      text = REPLACE(text, std::string("\"") + operand + R"(": {"type": "f16")",
+                     std::string("\"") + operand + R"(": {"type": ")" + type +
+                         "\"");
+      text = REPLACE(text, std::string(R"("name": ")") + operand +
+                               R"(", "kind": "memref", "type": "f16")",
+                     std::string(R"("name": ")") + operand +
+                         R"(", "kind": "memref", "type": ")" + type + "\"");
+    }
+    text = REPLACE(text, R"("c": {"type": "f32")", R"("c": {"type": "s32")");
+    text = REPLACE(text, R"("name": "c", "kind": "memref", "type": "f32")",
+                   R"("name": "c", "kind": "memref", "type": "s32")");
+    return REPLACE(text, R"("acc": "f32")", R"("acc": "s32")");
+  };
+  const char *bytes128 =
+      R"([{"operand": "b", "box": [128, 128], "swizzle": 128, "passing": "global"}])";
+  Manifest s8 = parse(withTensorMaps(bytes128, integerManifest("s8")));
+  EXPECT_EQ(s8.kernels[0].tensorMaps.size(), size_t(1));
+  EXPECT_EQ(s8.kernels[0].tensorMaps.at(0).box[1], 128);
+  EXPECT_ERROR(
+      parse(withTensorMaps(
+          R"([{"operand": "b", "box": [128, 256], "swizzle": 128, "passing": "global"}])",
+          integerManifest("s8"))),
+      ErrorKind::Input,
+      "a box row of 256 s8 elements is 256 bytes, more than the 128-byte "
+      "swizzle span");
+  EXPECT_ERROR(
+      parse(withTensorMaps(bytes128, integerManifest("s4"))),
+      ErrorKind::Input,
+      "kernels[0].tensor_maps[0].operand: operand 'b' is s4, which a tensor "
+      "map cannot describe (TMA moves whole bytes)");
 }

@@ -33,8 +33,8 @@ def dim_text(entry, path):
 
 def main():
     root = json.load(sys.stdin)
-    if expect(root, "version", int, "$") != 1:
-        fail("$.version", "expected 1")
+    if expect(root, "version", int, "$") != 2:
+        fail("$.version", "expected 2")
     for i, k in enumerate(expect(root, "kernels", list, "$")):
         p = "kernels[%d]" % i
         problem = expect(k, "problem", dict, p)
@@ -70,6 +70,17 @@ def main():
                 fail(ap, "expected a rank-2 memref")
             args.append("%s:%s" % (expect(a, "name", str, ap),
                                    expect(a, "type", str, ap)))
+        maps = []
+        for j, m in enumerate(k.get("tensor_maps", [])):
+            mp = "%s.tensor_maps[%d]" % (p, j)
+            if expect(m, "passing", str, mp) != "global":
+                fail(mp + ".passing", "expected \"global\"")
+            maps.append("%s:%s/%d" % (
+                expect(m, "operand", str, mp),
+                "x".join(map(str, expect(m, "box", list, mp))),
+                expect(m, "swizzle", int, mp)))
+        if maps:
+            args.append("maps=" + "+".join(maps))
         chip = expect(k, "chip", None, p)
         print("kernel %s module=%s lowering=%s chip=%s problem=%s %s acc=%s "
               "alpha=%g beta=%g config=%s/%s/%d grid=%s block=%s smem=%d "

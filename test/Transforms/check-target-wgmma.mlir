@@ -96,3 +96,62 @@ func.func @wide(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
   return
 }
+
+// -----
+
+// The warp-specialized schedule's knobs: TMA and setmaxnreg only with a
+// producer warpgroup, and no refill order to choose.
+func.func @tma_without_producer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{tma needs warp_specialize = true: the producer warpgroup issues the copies and gives its registers to the consumers}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      schedule(<tma = true>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @setmaxnreg_without_producer(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{setmaxnreg needs warp_specialize = true}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      schedule(<setmaxnreg = true>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @setmaxnreg_with_cp_async(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{setmaxnreg needs tma = true: a producer that copies with cp.async needs its registers for the addresses}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      schedule(<warp_specialize = true, setmaxnreg = true>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @refill_order_warp_specialized(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{a warp-specialized kernel refills each stage as soon as its consumers release it: refill_after_mma and interleave_copies do not apply}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      schedule(<warp_specialize = true, refill_after_mma = true>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// 32 consumer warps are a block of 1024 threads, the most there is; the
+// producer warpgroup does not fit beside them.
+func.func @too_many_threads(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{32 consumer warps and the producer warpgroup are 1152 threads; a block has at most 1024}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [512, 16, 64], warps = [32, 1], stages = 2>)
+      schedule(<warp_specialize = true>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}

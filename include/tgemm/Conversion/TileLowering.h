@@ -59,17 +59,20 @@ struct RingLayout {
 /// chip is what the lowering lays out.
 struct KernelMemoryPlan {
   llvm::DenseMap<Operation *, RingLayout> rings; // keyed by tgemm.alloc_smem
+  /// Byte offsets of the barrier rings, keyed by tgemm.alloc_barriers.
+  llvm::DenseMap<Operation *, int64_t> barriers;
   int64_t scratchOffset = 0;
   int64_t totalBytes = 0;
   /// Of the rings and of the dynamic shared memory itself.
   int64_t alignment = ::tgemm::kRingAlignment;
 
   /// Plans every `tgemm.alloc_smem` in `kernel`, in order, with the
-  /// schedule's swizzle and padding, then the epilogue scratch of `fact`.
+  /// schedule's swizzle and padding, then its `tgemm.alloc_barriers`, then
+  /// the epilogue scratch of `fact` for `warps` storing warps.
   static KernelMemoryPlan build(gpu::GPUFuncOp kernel,
                                 const ::tgemm::MmaFact &fact,
                                 const ::tgemm::Schedule &schedule,
-                                int64_t warpTileN);
+                                int64_t warps, int64_t warpTileN);
 };
 
 /// Spreads the 16-byte chunks of a `rows` x `chunksPerRow` tile over the
@@ -96,6 +99,12 @@ struct TileCopy {
   const RingLayout &ring;
   int64_t rows;
   int64_t threads;
+  /// The first of the `threads` consecutive threads that copy (the
+  /// producer warpgroup of a warp-specialized kernel; else 0).
+  int64_t firstThread = 0;
+
+  /// The calling thread's index among those that copy.
+  Value threadIndex(OpBuilder &b, Location loc) const;
 };
 
 /// A synchronous global->shared tile copy: every thread loads its 16-byte
@@ -195,6 +204,10 @@ bool isLoweredBy(gpu::GPUFuncOp kernel, ::tgemm::Family family);
 /// shared-memory plan that fits the chip.
 FailureOr<KernelInstruction> selectInstruction(gpu::GPUFuncOp kernel,
                                                ::tgemm::Family family);
+
+/// The named barrier (bar.sync id) the storing threads of a kernel meet
+/// on when not all of the block stores; 0 is the block-wide one.
+constexpr int64_t kStoreBarrier = 1;
 
 /// A warp's accumulator as instruction tiles: `fragsM` x `fragsN` fragments
 /// of `regs` registers each, in the order of getAccumulatorArrayType.

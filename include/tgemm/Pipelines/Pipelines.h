@@ -96,6 +96,21 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule: bytes of padding per shared-memory row (wmma, "
                      "and ptx with swizzle=pad)"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool, FlagOptionParser> warpSpecialize{
+      *this, "warp-specialize",
+      llvm::cl::desc("Schedule, wgmma: a producer warpgroup copies the "
+                     "tiles, the config's warps multiply (mbarriers)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool, FlagOptionParser> tma{
+      *this, "tma",
+      llvm::cl::desc("Schedule, wgmma with warp-specialize: copy with TMA "
+                     "(else cp.async)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool, FlagOptionParser> setmaxnreg{
+      *this, "setmaxnreg",
+      llvm::cl::desc("Schedule, wgmma with warp-specialize: move registers "
+                     "from the producer to the consumers"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the NVPTX back end"),

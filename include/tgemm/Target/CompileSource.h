@@ -16,6 +16,7 @@
 #define TGEMM_TARGET_COMPILESOURCE_H
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct CompileOptions {
   bool ldmatrix = true;
   std::string swizzle = "xor";
   int64_t padding = 16;
+  /// wgmma's schedule switches; unset: the selected schedule's.
+  std::optional<bool> warpSpecialize, tma, setmaxnreg;
   unsigned optLevel = 3;
   /// Also assemble a cubin per kernel module with ptxas.
   bool emitCubin = false;

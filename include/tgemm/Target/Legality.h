@@ -67,12 +67,43 @@ struct Schedule {
   bool ldmatrix = true;
   Swizzle swizzle = Swizzle::Xor;
   int64_t padding = 16;
+  /// wgmma: a producer warpgroup copies the tiles and the config's warps
+  /// (its consumer warpgroups) multiply, ordered by mbarriers.
+  bool warpSpecialize = false;
+  /// wgmma, warp-specialized: the producer copies with TMA (bulk tensor
+  /// copies completing on the barriers) where the runtime could describe
+  /// both operands, else with cp.async.
+  bool tma = false;
+  /// wgmma, warp-specialized: the producer gives registers back and the
+  /// consumers take them (setmaxnreg).
+  bool setMaxRegisters = false;
 };
+
+/// Where a problem's operand rows lie: (rows, cols) of the stored tiles of
+/// A and B for a block tile, as the tiling pass allocates them.
+struct RingShapes {
+  int64_t aRows, aCols, bRows, bCols;
+};
+RingShapes ringShapes(const Problem &p, const TileConfig &c);
+
+/// Threads of a block of `config` under `schedule`: its warps, and the
+/// producer warpgroup of a warp-specialized kernel.
+int64_t blockThreads(const TileConfig &config, const Schedule &schedule);
+
+/// Threads of a warpgroup (PTX ISA, "Warpgroup"): 4 consecutive warps.
+constexpr int64_t kWarpgroupThreads = 128;
+
+/// setmaxnreg's registers per thread (PTX ISA, "setmaxnreg": 24 to 256, a
+/// multiple of 8) for the producer and for each of `consumers` consumer
+/// warpgroups, so that all of them fit the SM's 65536 registers.
+constexpr int64_t kProducerRegisters = 40;
+int64_t consumerRegisters(int64_t consumers);
 
 /// The schedule measured best for `family` (see docs/design.md): wmma
 /// refills after the multiply and pads its rows; mma.sync refills first,
 /// XOR-swizzles, and in blocks of at least `prefetchMinWarps` warps carries
-/// the next stage's first fragments across the barrier.
+/// the next stage's first fragments across the barrier; wgmma specializes
+/// a producer warpgroup that copies with TMA.
 Schedule defaultSchedule(Family family, const TileConfig &config,
                          int64_t prefetchMinWarps = 8);
 
@@ -95,8 +126,15 @@ struct RingPlan {
 /// lowering lays over the rings (they are dead by then).
 struct SharedMemoryPlan {
   RingPlan a, b;
+  /// A warp-specialized kernel's mbarriers, after the rings: `full` and
+  /// `empty`, one of each per stage, 8 bytes each.
+  int64_t barrierOffset = 0, barrierBytes = 0;
   int64_t scratchOffset = 0, scratchBytes = 0, totalBytes = 0;
 };
+
+/// Bytes of one mbarrier object (PTX ISA, "Size and alignment of mbarrier
+/// object": 8, 8-byte aligned).
+constexpr int64_t kBarrierBytes = 8;
 
 /// Alignment of every ring and of the scratch, in bytes.
 constexpr int64_t kRingAlignment = 128;

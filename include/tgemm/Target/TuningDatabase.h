@@ -40,12 +40,13 @@ struct TunedConfig {
   /// The entry's "options": schedule fields it was measured with, applied
   /// over the family's default schedule (`swizzle`, `padding`,
   /// `async-copy`, `ldmatrix`, `refill-after-mma`, `interleave-copies`,
-  /// `prefetch-fragments`).
+  /// `prefetch-fragments`, and wgmma's `warp-specialize`, `tma`,
+  /// `setmaxnreg`).
   struct ScheduleOptions {
     std::optional<Swizzle> swizzle;
     std::optional<int64_t> padding;
     std::optional<bool> asyncCopy, ldmatrix, refillAfterMma, interleaveCopies,
-        prefetchFragments;
+        prefetchFragments, warpSpecialize, tma, setmaxnreg;
   } options;
   double tflops = 0; // what it reached there (for reports only)
 

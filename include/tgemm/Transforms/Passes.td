@@ -239,6 +239,13 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
            "Shared-memory layout: xor, pad or none">,
     Option<"padding", "padding", "int64_t", /*default=*/"16",
            "Row padding in bytes with swizzle=pad (multiple of 16)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"false",
+           "wgmma: a producer warpgroup copies, the config's warps multiply">,
+    Option<"tma", "tma", "bool", /*default=*/"false",
+           "wgmma, warp-specialized: copy with TMA (else cp.async)">,
+    Option<"setmaxnreg", "setmaxnreg", "bool", /*default=*/"false",
+           "wgmma, warp-specialized: move registers from the producer to "
+           "the consumers">,
   ];
 }
 

@@ -26,6 +26,9 @@ struct IndexMath {
   Value lt(Value x, Value y) {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
   }
+  Value eq(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
   Value toI32(Value x) {
     return arith::IndexCastOp::create(b, loc, b.getI32Type(), x);
   }

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tgemm {
@@ -188,6 +189,168 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
   }
 };
 
+/// Pointer to barrier `stage` of a ring (8 bytes each).
+Value barrierPointer(OpBuilder &b, Location loc, Value ring, Value stage) {
+  IndexMath im{b, loc};
+  return offsetSharedPointer(b, loc, ring,
+                             im.mul(stage, ::tgemm::kBarrierBytes));
+}
+
+Value i32Value(OpBuilder &b, Location loc, Value index) {
+  return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
+}
+
+/// A barrier ring is its place in the kernel's plan, after the tile rings.
+struct AllocBarriersLowering
+    : public KernelPattern<AllocBarriersOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(AllocBarriersOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    Value base = getDynamicSharedMemory(rewriter, loc, lowering.module,
+                                        lowering.plan.alignment);
+    rewriter.replaceOp(op, offsetSharedPointer(
+                               rewriter, loc, base,
+                               im.c(lowering.plan.barriers.at(op))));
+    return success();
+  }
+};
+
+/// Thread 0 initializes each mbarrier (mbarrier.init), fences the
+/// initialization (fence.mbarrier_init) and the block meets, so that
+/// every thread and the copy engine see initialized barriers.
+struct InitBarriersLowering
+    : public KernelPattern<InitBarriersOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(InitBarriersOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value count = i32Value(rewriter, loc, adaptor.getArrivals());
+    int64_t stages = op.getBarriers().getType().getCount();
+    scf::IfOp::create(rewriter, loc, im.eq(tid, im.c(0)),
+                      [&](OpBuilder &tb, Location) {
+                        IndexMath m{tb, loc};
+                        for (int64_t s = 0; s < stages; ++s)
+                          NVVM::MBarrierInitOp::create(
+                              tb, loc,
+                              barrierPointer(tb, loc, adaptor.getBarriers(),
+                                             m.c(s)),
+                              count, Value());
+                        NVVM::FenceMbarrierInitOp::create(tb, loc);
+                        scf::YieldOp::create(tb, loc);
+                      });
+    gpu::BarrierOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// mbarrier.try_wait.parity in a loop until the phase has completed.
+struct WaitBarrierLowering
+    : public KernelPattern<WaitBarrierOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(WaitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // The suspend-time hint of each try (ns), as large as the hardware
+    // allows a wait to sleep before it tries again.
+    Value ticks = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(kWaitTicks));
+    NVVM::MBarrierTryWaitParityOp::create(
+        rewriter, loc,
+        barrierPointer(rewriter, loc, adaptor.getBarriers(),
+                       adaptor.getStage()),
+        i32Value(rewriter, loc, adaptor.getParity()), ticks);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  static constexpr int32_t kWaitTicks = 10000000;
+};
+
+/// mbarrier.arrive, or mbarrier.arrive.expect_tx with the bytes.
+struct ArriveBarrierLowering
+    : public KernelPattern<ArriveBarrierOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(ArriveBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getStage());
+    if (std::optional<int64_t> bytes = op.getExpectBytes()) {
+      Value tx = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI32IntegerAttr(*bytes));
+      NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, Type(), barrier,
+                                             tx, NVVM::MemScopeKind::CTA,
+                                             false, Value());
+    } else {
+      NVVM::MBarrierArriveOp::create(rewriter, loc, rewriter.getI64Type(),
+                                     barrier, Value());
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// cp.async.bulk.tensor.3d with the tensor map's coordinates (innermost
+/// first: column, row, matrix), completing on the stage's barrier. The
+/// copy engine writes the stage as the 128-byte swizzle places rows,
+/// which is the ring's XOR layout since stages start on 1024 bytes.
+struct BulkCopyTileLowering
+    : public KernelPattern<BulkCopyTileOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(BulkCopyTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const RingLayout &ring = lowering.ring(op.getDst());
+    Value stage = ring.stagePointer(rewriter, loc, adaptor.getDst(),
+                                    adaptor.getStage());
+    Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
+                                   adaptor.getStage());
+    SmallVector<Value> coordinates = {
+        i32Value(rewriter, loc, adaptor.getCol()),
+        i32Value(rewriter, loc, adaptor.getRow()),
+        i32Value(rewriter, loc, adaptor.getMatrix())};
+    // The CTA's shared memory is its part of the cluster's (a cluster of
+    // one without clusters).
+    Value destination = LLVM::AddrSpaceCastOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+        stage);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        rewriter, loc, destination, adaptor.getMap(), coordinates, barrier,
+        ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
+        /*isCTAOnly=*/false, nullptr, Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// setmaxnreg.inc or .dec, from the per-thread budget of the launch.
+struct SetMaxRegistersLowering
+    : public KernelPattern<SetMaxRegistersOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(SetMaxRegistersOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    int64_t launchBudget = 65536 / lowering.threads / 8 * 8;
+    auto action = op.getCount() > launchBudget
+                      ? NVVM::SetMaxRegisterAction::increase
+                      : NVVM::SetMaxRegisterAction::decrease;
+    NVVM::SetMaxRegisterOp::create(rewriter, op.getLoc(),
+                                   static_cast<uint32_t>(op.getCount()),
+                                   action);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 /// The m16n8 accumulator a warp holds of its warpgroup's wgmma, staged
 /// through 16-row slabs.
 struct WgmmaSlabStaging : public SlabStaging {
@@ -200,8 +363,11 @@ struct WgmmaSlabStaging : public SlabStaging {
 void WgmmaLowering::populatePatterns(RewritePatternSet &patterns,
                                      const TypeConverter &converter) const {
   patterns.add<WgmmaTileLowering,
-               StoreTileLowering<WgmmaLowering, WgmmaSlabStaging>>(
-      converter, patterns.getContext(), *this);
+               StoreTileLowering<WgmmaLowering, WgmmaSlabStaging>,
+               AllocBarriersLowering, InitBarriersLowering, WaitBarrierLowering,
+               ArriveBarrierLowering, BulkCopyTileLowering,
+               SetMaxRegistersLowering>(converter, patterns.getContext(),
+                                        *this);
 }
 
 struct LowerToWGMMAPass

@@ -15,7 +15,9 @@
 // RUN:   | not tgemm-opt --tgemm-lower-to-wgmma 2>&1 | FileCheck %s --check-prefix=THREADS
 // THREADS: error: 'tgemm.mma_tile' op a 16x64 warp tile of a 64x64 block needs 128 threads, but the block has 256
 
-// tgemm-lower-to-wgmma: the rings in 1024-byte aligned dynamic shared
+// tgemm-lower-to-wgmma without warp specialization (every warp copies
+// with cp.async; see lower-warp-specialized.mlir for the family's default):
+// the rings in 1024-byte aligned dynamic shared
 // memory, the cp.async waits followed by the async-proxy fence, and per
 // k-tile one wgmma.mma_async per k16 step between the fence and the
 // group's commit and wait. One warpgroup of 64 x 64, block K 64, 2 stages:
@@ -37,6 +39,7 @@
 func.func @one_warpgroup(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       config(<block = [64, 64, 64], warps = [4, 1], stages = 2>)
+      schedule(<warp_specialize = false, tma = false>)
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
   return
 }

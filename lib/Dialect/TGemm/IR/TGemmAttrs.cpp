@@ -103,7 +103,8 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
-                     bool, bool, bool, ::tgemm::Swizzle, int64_t padding) {
+                     bool, bool, bool, ::tgemm::Swizzle, int64_t padding,
+                     bool, bool, bool) {
   if (::tgemm::Verdict v = ::tgemm::checkPadding(padding))
     return emitError() << v->message;
   return success();

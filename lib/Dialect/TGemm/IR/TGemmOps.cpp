@@ -287,11 +287,72 @@ LogicalResult MatmulOp::verify() {
 // Kernel-level tile ops
 //===----------------------------------------------------------------------===//
 
+/// `threads` is [first, count]: a non-empty range of whole warps.
+static LogicalResult verifyThreadRange(Operation *op,
+                                       std::optional<ArrayRef<int64_t>> range) {
+  if (!range)
+    return success();
+  if (range->size() != 2 || (*range)[0] < 0 || (*range)[1] <= 0 ||
+      (*range)[0] % 32 || (*range)[1] % 32 || (*range)[0] + (*range)[1] > 1024)
+    return op->emitOpError()
+           << "threads takes [first, count]: whole warps of a block of at "
+              "most 1024 threads";
+  return success();
+}
+
 LogicalResult CopyTileOp::verify() {
   Type srcElement = getSrc().getType().getElementType();
   if (srcElement != getDst().getType().getElementType())
     return emitOpError() << "copies " << srcElement << " into a ring of "
                          << getDst().getType().getElementType();
+  return verifyThreadRange(*this, getThreads());
+}
+
+LogicalResult TensorMapOp::verify() {
+  auto type = cast<MemRefType>(getSource().getType());
+  if (type.getRank() != 2 && type.getRank() != 3)
+    return emitOpError() << "describes a matrix or a batch of them (rank 2 "
+                            "or 3), got rank "
+                         << type.getRank();
+  ArrayRef<int64_t> box = getBox();
+  if (box.size() != 2 || box[0] < 1 || box[0] > 256 || box[1] < 1 ||
+      box[1] > 256)
+    return emitOpError() << "box takes [rows, cols], each from 1 to 256 "
+                            "(the copy engine's limit)";
+  int64_t swizzle = getSwizzle();
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError() << "swizzle is 0, 32, 64 or 128 bytes, got "
+                         << swizzle;
+  int64_t rowBits = box[1] * type.getElementTypeBitWidth();
+  if (rowBits % 128 || (swizzle && rowBits > swizzle * 8))
+    return emitOpError() << "a box row of " << rowBits / 8.0
+                         << " bytes must be a multiple of 16 bytes"
+                         << (swizzle ? " and at most the swizzle's " +
+                                           std::to_string(swizzle)
+                                     : std::string());
+  return success();
+}
+
+int64_t BulkCopyTileOp::getTileBytes() {
+  SmemType ring = getDst().getType();
+  return ring.getRows() * ring.getCols() *
+         ring.getElementType().getIntOrFloatBitWidth() / 8;
+}
+
+LogicalResult BulkCopyTileOp::verify() {
+  if (getBarriers().getType().getCount() != getDst().getType().getStages())
+    return emitOpError() << "completes on a ring of "
+                         << getBarriers().getType().getCount()
+                         << " barriers, but the tile ring has "
+                         << getDst().getType().getStages() << " stages";
+  return success();
+}
+
+LogicalResult SetMaxRegistersOp::verify() {
+  int64_t count = getCount();
+  if (count < 24 || count > 256 || count % 8)
+    return emitOpError() << "sets 24 to 256 registers, a multiple of 8, got "
+                         << count;
   return success();
 }
 
@@ -395,5 +456,5 @@ LogicalResult StoreTileOp::verify() {
   if (!acc || !dst || !::tgemm::isLegalOutput(*acc, *dst))
     return emitOpError() << "cannot write a " << accElement
                          << " accumulator to " << dstElement;
-  return success();
+  return verifyThreadRange(*this, getThreads());
 }

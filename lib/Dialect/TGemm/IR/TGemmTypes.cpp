@@ -108,3 +108,12 @@ LogicalResult FragsType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ": not a tensor-core operand type";
   return success();
 }
+
+LogicalResult
+BarriersType::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t count) {
+  if (count < 1 || count > 64)
+    return emitError() << "a ring of barriers has 1 to 64 stages, got "
+                       << count;
+  return success();
+}

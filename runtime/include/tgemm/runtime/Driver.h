@@ -20,7 +20,8 @@
 
 namespace tgemm::runtime {
 
-// X(name): required entry points. OPT(name): newer ones, may be missing.
+// X(name): required entry points. OPT(name): newer ones, may be missing (a
+// null member); their users check and report what needs them.
 #define TGEMM_DRIVER_FUNCTIONS(X, OPT)                                         \
   X(cuInit)                                                                    \
   X(cuDriverGetVersion)                                                        \
@@ -60,7 +61,8 @@ namespace tgemm::runtime {
   X(cuEventElapsedTime)                                                        \
   OPT(cuModuleGetFunctionCount)                                                \
   OPT(cuModuleEnumerateFunctions)                                              \
-  OPT(cuFuncGetName)
+  OPT(cuFuncGetName)                                                           \
+  OPT(cuTensorMapEncodeTiled)
 
 /// Pointers to the driver's entry points; the members carry the versioned
 /// names, so `driver().cuMemAlloc(...)` reads like the plain API.

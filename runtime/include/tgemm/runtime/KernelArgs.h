@@ -8,7 +8,10 @@
 //   rank 2:  base, base, offset, rows, cols, ld, 1
 //   rank 3:  base, base, offset, batch, rows, cols, batchStride, ld, 1
 //
-// where base is the start of the allocation (see MatrixStorage).
+// where base is the start of the allocation (see MatrixStorage). After all
+// of them come the kernel's `tensor_maps`, one 64-bit parameter each: the
+// device address of a CUtensorMap, or 0, which every such kernel takes to
+// mean "copy this operand with cp.async" (see TensorMaps.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +41,12 @@ public:
   KernelArgs(const KernelManifest &kernel, const OperandStorages &storages,
              const OperandAddresses &addresses);
 
+  /// Sets the parameters of the kernel's tensor maps, one per entry of its
+  /// `tensorMaps` in order: a descriptor's device address or 0. Until then
+  /// (and for callers that never set them) they are 0, which is always a
+  /// valid launch. Throws Error(Input) if `values` has the wrong length.
+  void setTensorMaps(const std::vector<uint64_t> &values);
+
   /// The parameter values, in order (pointers and i64 alike as 64 bits).
   const std::vector<uint64_t> &values() const { return paramValues; }
 
@@ -47,6 +56,9 @@ public:
 private:
   std::vector<uint64_t> paramValues;
   std::vector<void *> paramPointers;
+  /// Where the tensor-map parameters start in paramValues, and how many.
+  size_t tensorMapStart = 0;
+  size_t tensorMapCount = 0;
 };
 
 } // namespace tgemm::runtime

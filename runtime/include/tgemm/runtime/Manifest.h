@@ -28,8 +28,10 @@
 
 namespace tgemm::runtime {
 
-/// The manifest version this runtime reads.
-constexpr int kManifestVersion = 1;
+/// The manifest version this runtime reads. Version 2 added "tensor_maps":
+/// a version-1 kernel takes fewer parameters than a version-2 one may, so
+/// the reader refuses version 1 instead of guessing.
+constexpr int kManifestVersion = 2;
 
 /// One launch dimension: a constant, or a problem size divided by a tile.
 struct GridExtent {
@@ -56,6 +58,19 @@ struct KernelArg {
   /// and batch stride when batched) and offset in its descriptor. Otherwise
   /// the rows must be packed (stride[rank-2] = cols) and the offset 0.
   bool strided = false;
+};
+
+/// A TMA descriptor the kernel takes after its memref parameters: one
+/// 64-bit parameter, the device address of a CUtensorMap the runtime
+/// encoded for `operand`'s storage, or 0 when that storage cannot be
+/// described by one (the kernel then copies with cp.async).
+struct TensorMapArg {
+  Operand operand = Operand::A; // the matrix it describes (a or b; c read too)
+  /// [rows, cols] of the tile of the stored matrix one copy moves, in
+  /// elements.
+  std::array<int64_t, 2> box = {0, 0};
+  /// Shared-memory swizzle span in bytes: 0 (none), 32, 64 or 128.
+  int64_t swizzle = 128;
 };
 
 struct TileConfig {
@@ -88,6 +103,8 @@ struct KernelManifest {
   int64_t dynamicSharedMemory = 0;
   std::vector<Requirement> requirements;
   std::vector<KernelArg> args;
+  /// One 64-bit parameter each after the memrefs of `args`.
+  std::vector<TensorMapArg> tensorMaps;
 };
 
 struct Manifest {

@@ -154,7 +154,16 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       per-thread ld.shared; ptx lowering only);
     - `swizzle` (xor): `xor`, `pad` or `none` placement of ring rows (the
       wmma lowering pads: `pad` only);
-    - `padding` (16): bytes after each ring row with `swizzle = pad`.
+    - `padding` (16): bytes after each ring row with `swizzle = pad`;
+    - `warp_specialize` (false): one producer warpgroup copies the tiles and
+      the config's warps, as consumer warpgroups, multiply; full and empty
+      mbarriers per stage order them (wgmma lowering only);
+    - `tma` (false): the producer copies with TMA bulk tensor copies where
+      the runtime could describe both operands, else with cp.async (needs
+      `warp_specialize`);
+    - `setmaxnreg` (false): the bulk-copy producer gives registers back to
+      the consumers (needs `tma`; a cp.async producer keeps its registers
+      for the addresses).
 
     ```mlir
     #tgemm.schedule<refill_after_mma = true, swizzle = pad>
@@ -167,14 +176,17 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     TGemm_FlagParameter<"true">:$async_copy,
     TGemm_FlagParameter<"true">:$ldmatrix,
     TGemm_SwizzleParameter:$swizzle,
-    DefaultValuedParameter<"int64_t", "16", "row padding in bytes">:$padding
+    DefaultValuedParameter<"int64_t", "16", "row padding in bytes">:$padding,
+    TGemm_FlagParameter<"false">:$warp_specialize,
+    TGemm_FlagParameter<"false">:$tma,
+    TGemm_FlagParameter<"false">:$setmaxnreg
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     AttrBuilder<(ins "const ::tgemm::Schedule &":$s), [{
       return $_get($_ctxt, s.refillAfterMma, s.interleaveCopies,
                    s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
-                   s.padding);
+                   s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -182,7 +194,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     ::tgemm::Schedule getValue() const {
       return {getRefillAfterMma(), getInterleaveCopies(),
               getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
-              getSwizzle(), getPadding()};
+              getSwizzle(), getPadding(), getWarpSpecialize(), getTma(),
+              getSetmaxnreg()};
     }
     static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
   }];

@@ -15,6 +15,7 @@ def TGemm_Dialect : Dialect {
     inline-PTX `mma.sync`) and the results compared.
   }];
   let cppNamespace = "::mlir::tgemm";
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
 }

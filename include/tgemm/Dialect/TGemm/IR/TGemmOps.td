@@ -8,6 +8,7 @@ include "tgemm/Dialect/TGemm/IR/TGemmTypes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
 class TGemm_Op<string mnemonic, list<Trait> traits = []>
     : Op<TGemm_Dialect, mnemonic, traits>;
@@ -156,6 +157,11 @@ def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
     last k-tile, so that its body stays one straight-line block (a lowering
     may predicate the copy's instructions instead of branching).
 
+    With `threads [first, count]`, only the block's threads first ...
+    first + count - 1 copy the tile (and only they may execute the op):
+    the producer warpgroup of a warp-specialized kernel. Without it every
+    thread of the block takes part.
+
     ```mlir
     tgemm.copy_tile %A[%m0, %k0], %sa[%stage] async
         : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
@@ -166,11 +172,12 @@ def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
   let arguments = (ins Arg<TGemm_TileMemRef, "", [MemRead]>:$src, Index:$row,
                        Index:$col, TGemm_SmemType:$dst, Index:$stage,
                        UnitAttr:$async, UnitAttr:$in_bounds,
-                       Optional<I1>:$predicate);
+                       Optional<I1>:$predicate,
+                       OptionalAttr<DenseI64ArrayAttr>:$threads);
   let assemblyFormat = [{
     $src `[` $row `,` $col `]` `,` $dst `[` $stage `]` (`async` $async^)?
-    (`in_bounds` $in_bounds^)? (`if` $predicate^)? attr-dict `:` type($src)
-    `,` type($dst)
+    (`in_bounds` $in_bounds^)? (`if` $predicate^)?
+    (`threads` $threads^)? attr-dict `:` type($src) `,` type($dst)
   }];
   let hasVerifier = 1;
 }
@@ -305,6 +312,10 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
     the producer guarantees there are none and that `dst`'s rows start on
     16-byte boundaries.
 
+    With `threads [first, count]`, only those threads of the block store
+    (the consumer warpgroups of a warp-specialized kernel): the op
+    synchronizes only them.
+
     ```mlir
     tgemm.store_tile %acc, %C[%m0, %n0] alpha(1.0)
         : !tgemm.acc<64x64xf32>, memref<4096x4096xf32>
@@ -314,17 +325,176 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
                        Arg<TGemm_TileMemRef, "", [MemRead, MemWrite]>:$dst,
                        Index:$row, Index:$col,
                        OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta,
-                       UnitAttr:$in_bounds);
+                       UnitAttr:$in_bounds,
+                       OptionalAttr<DenseI64ArrayAttr>:$threads);
   let assemblyFormat = [{
     $acc `,` $dst `[` $row `,` $col `]`
     (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
-    (`in_bounds` $in_bounds^)? attr-dict `:` type($acc) `,` type($dst)
+    (`in_bounds` $in_bounds^)? (`threads` $threads^)? attr-dict `:`
+    type($acc) `,` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
     double getBetaValue() { return getBeta().value_or(::llvm::APFloat(0.0)).convertToDouble(); }
   }];
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel level: barriers, bulk tensor copies and warpgroup roles
+//===----------------------------------------------------------------------===//
+//
+// A warp-specialized k-loop (`warp_specialize` in `#tgemm.schedule`): a
+// producer warpgroup fills the stages, consumer warpgroups multiply, and
+// two rings of barriers order them. Only the wgmma lowering has them.
+
+def TGemm_TensorMapOp : TGemm_Op<"tensor_map", [Pure]> {
+  let summary = "The TMA descriptor of an operand, made by the runtime";
+  let description = [{
+    On the host side of a launch: the device address of the tensor map
+    (`CUtensorMap`) that describes `source` for bulk copies of `box`
+    (rows x cols of the stored matrix) tiles with a `swizzle`-byte swizzle,
+    one matrix of a batch at a time. tgemm does not lower it: the
+    manifest's `tensor_maps` says what it is, and the runtime encodes it
+    (`cuTensorMapEncodeTiled`), or passes null where it cannot describe the
+    operand (rows not 16-byte aligned); a kernel then copies with cp.async.
+
+    ```mlir
+    %map = tgemm.tensor_map %A box [128, 64] swizzle 128
+        : memref<4096x4096xf16> -> !llvm.ptr
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, DenseI64ArrayAttr:$box,
+                       I64Attr:$swizzle);
+  let results = (outs LLVM_AnyPointer:$result);
+  let assemblyFormat = [{
+    $source `box` $box `swizzle` $swizzle attr-dict `:` type($source) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGemm_AllocBarriersOp : TGemm_Op<"alloc_barriers"> {
+  let summary = "Reserve a ring of barriers in shared memory";
+  let description = [{
+    Reserves the block's shared memory for a `!tgemm.barriers` ring (after
+    the tile rings, in the kernel's plan); `tgemm.init_barriers` sets them
+    up.
+
+    ```mlir
+    %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+    ```
+  }];
+  let results = (outs TGemm_BarriersType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def TGemm_InitBarriersOp : TGemm_Op<"init_barriers"> {
+  let summary = "Set up every barrier of a ring to expect `arrivals`";
+  let description = [{
+    Every thread of the block executes it: one thread initializes each
+    barrier of the ring to complete a phase after `arrivals` arrivals (and
+    the bytes announced with them), and the op ends with a block-wide
+    barrier, after which every thread (and the copy engine) sees them.
+    `arrivals` is the same for every thread.
+
+    ```mlir
+    tgemm.init_barriers %full arrivals %one : !tgemm.barriers<4>
+    ```
+  }];
+  let arguments = (ins TGemm_BarriersType:$barriers, Index:$arrivals);
+  let assemblyFormat = [{
+    $barriers `arrivals` $arrivals attr-dict `:` type($barriers)
+  }];
+}
+
+def TGemm_WaitBarrierOp : TGemm_Op<"wait_barrier"> {
+  let summary = "Wait until a barrier completes the phase of a parity";
+  let description = [{
+    The thread waits until barrier `stage` of the ring has completed its
+    phase of parity `parity` (0 or 1: phases alternate). What threads
+    wrote before arriving, and what bulk copies wrote on the barrier, is
+    then visible to it. A barrier that has not completed any phase yet
+    counts its phase of parity 1 as complete, so a producer's first wait
+    on each `empty` barrier returns at once.
+
+    ```mlir
+    tgemm.wait_barrier %full[%s] parity %p : !tgemm.barriers<4>
+    ```
+  }];
+  let arguments = (ins TGemm_BarriersType:$barriers, Index:$stage,
+                       Index:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $stage `]` `parity` $parity attr-dict `:` type($barriers)
+  }];
+}
+
+def TGemm_ArriveBarrierOp : TGemm_Op<"arrive_barrier"> {
+  let summary = "Arrive on a barrier, optionally announcing bytes";
+  let description = [{
+    The thread arrives once on barrier `stage` of the ring; what it wrote
+    before is visible to the threads that then wait on the phase. With
+    `expect_bytes N`, the phase also waits for N more bytes of bulk copies
+    (`tgemm.bulk_copy_tile`) to land.
+
+    ```mlir
+    tgemm.arrive_barrier %empty[%s] : !tgemm.barriers<4>
+    tgemm.arrive_barrier %full[%s] expect_bytes 49152 : !tgemm.barriers<4>
+    ```
+  }];
+  let arguments = (ins TGemm_BarriersType:$barriers, Index:$stage,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$expect_bytes);
+  let assemblyFormat = [{
+    $barriers `[` $stage `]` (`expect_bytes` $expect_bytes^)? attr-dict `:`
+    type($barriers)
+  }];
+}
+
+def TGemm_BulkCopyTileOp : TGemm_Op<"bulk_copy_tile"> {
+  let summary = "One thread copies a tile with the copy engine";
+  let description = [{
+    The executing thread starts a bulk tensor copy of the tile at
+    (`row`, `col`) of matrix `matrix` (0 unless batched) of the operand
+    that `map` describes (`tgemm.tensor_map`), into stage `stage` of `dst`,
+    laid out as the ring's rows with the map's swizzle. Elements outside the
+    operand land as zeros. The copy completes as bytes on barrier `stage`
+    of `barriers`, which an `arrive_barrier ... expect_bytes` announced.
+
+    ```mlir
+    tgemm.bulk_copy_tile %mapA[%z, %m0, %k0], %sa[%s], %full
+        : !llvm.ptr, !tgemm.smem<4x128x64xf16>, !tgemm.barriers<4>
+    ```
+  }];
+  let arguments = (ins LLVM_AnyPointer:$map, Index:$matrix, Index:$row,
+                       Index:$col, TGemm_SmemType:$dst, Index:$stage,
+                       TGemm_BarriersType:$barriers);
+  let assemblyFormat = [{
+    $map `[` $matrix `,` $row `,` $col `]` `,` $dst `[` $stage `]` `,`
+    $barriers attr-dict `:` type($map) `,` type($dst) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Bytes one copy moves: the ring's tile.
+    int64_t getTileBytes();
+  }];
+}
+
+def TGemm_SetMaxRegistersOp : TGemm_Op<"set_max_registers"> {
+  let summary = "A warpgroup sets its threads' register count";
+  let description = [{
+    Every thread of a warpgroup executes it together: from here on each has
+    `count` registers (a multiple of 8 from 24 to 256). A warp-specialized
+    kernel's producer gives registers back and its consumers take them, so
+    that the consumers' accumulators fit (PTX ISA, "setmaxnreg"; the lowering
+    raises or lowers from the launch's per-thread budget).
+
+    ```mlir
+    tgemm.set_max_registers 232
+    ```
+  }];
+  let arguments = (ins I64Attr:$count);
+  let assemblyFormat = "$count attr-dict";
+  let hasVerifier = 1;
 }
 
 #endif // TGEMM_OPS_TD

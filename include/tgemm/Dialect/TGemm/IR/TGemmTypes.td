@@ -69,4 +69,24 @@ def TGemm_FragsType : TGemm_Type<"Frags", "frags"> {
   let genVerifyDecl = 1;
 }
 
+def TGemm_BarriersType : TGemm_Type<"Barriers", "barriers"> {
+  let summary = "A ring of barriers in shared memory, one per stage";
+  let description = [{
+    `!tgemm.barriers<S>` holds S barriers of the block, one per stage of
+    the rings they guard. A barrier completes a phase once its expected
+    arrivals have arrived and the bytes they announced have landed
+    (`tgemm.arrive_barrier ... expect_bytes`, `tgemm.bulk_copy_tile`);
+    threads wait for a phase by its parity. A warp-specialized k-loop uses
+    two rings: `full` (a stage's tiles have landed) and `empty` (its
+    consumers are done with it). The wgmma lowering makes them mbarriers.
+
+    ```mlir
+    %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+    ```
+  }];
+  let parameters = (ins "int64_t":$count);
+  let assemblyFormat = "`<` $count `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // TGEMM_TYPES_TD
