@@ -572,13 +572,34 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
   if (family == Family::Wgmma) {
     if (Verdict v = checkWarpgroups(p, c))
       return v;
-    if (int64_t threads = blockThreads(c, s); threads > 1024)
+    int64_t threads = blockThreads(c, s);
+    if (threads > 1024)
       return violation(
           "warpgroup",
           llvm::formatv("{0} consumer warps and the producer warpgroup are "
                         "{1} threads; a block has at most 1024",
                         c.warps[0] * c.warps[1], threads)
               .str());
+    // ptxas compiles every thread at the launch's share of the SM's
+    // registers (setmaxnreg does not raise it), and wgmma holds the warp's
+    // whole accumulator at once beside its descriptors and the loop's
+    // state: measured, 128 + 40 fits 168 without spills, 64 + 32 spills
+    // (bench/README.md), and ptxas refuses 128 in 128.
+    if (const MmaFact *fact = lookupMma(Family::Wgmma, p.a, p.b, p.acc)) {
+      int64_t budget = std::min<int64_t>(255, 65536 / threads / 8 * 8);
+      int64_t wm = c.block[0] / c.warps[0], wn = c.block[1] / c.warps[1];
+      int64_t acc = accumulatorRegisters(*fact, wm, wn);
+      if (acc + kWgmmaRegisterHeadroom > budget)
+        return violation(
+            "registers",
+            llvm::formatv("a {0}x{1} warp tile holds {2} accumulator "
+                          "registers per thread; a block of {3} threads "
+                          "leaves a thread {4} (65536 / {3}, in steps of 8), "
+                          "and wgmma needs about {5} beside the "
+                          "accumulator: use fewer warps or a narrower block N",
+                          wm, wn, acc, threads, budget, kWgmmaRegisterHeadroom)
+                .str());
+    }
     return std::nullopt;
   }
   if (family != Family::MmaSync)

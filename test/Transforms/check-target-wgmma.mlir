@@ -155,3 +155,16 @@ func.func @too_many_threads(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
   return
 }
+
+// -----
+
+// Three consumer warpgroups of 64 x 256 and the producer: 512 threads, 128
+// registers each, all of them the accumulator's.
+func.func @accumulator_beyond_the_budget(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{a 16x256 warp tile holds 128 accumulator registers per thread; a block of 512 threads leaves a thread 128 (65536 / 512, in steps of 8), and wgmma needs about 40 beside the accumulator: use fewer warps or a narrower block N}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [192, 256, 64], warps = [12, 1], stages = 3>)
+      schedule(<warp_specialize = true, tma = true>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}

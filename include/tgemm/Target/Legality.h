@@ -228,6 +228,10 @@ Verdict checkForTarget(const Problem &problem, const TileConfig *config,
 int64_t accumulatorRegisters(const MmaFact &fact, int64_t warpTileM,
                              int64_t warpTileN);
 
+/// Registers a wgmma kernel's thread needs beside its accumulator
+/// (descriptors, barriers, addresses, loop state), measured with ptxas 13.0.
+constexpr int64_t kWgmmaRegisterHeadroom = 40;
+
 /// The most accumulator registers a thread may hold: a thread has 255, and
 /// the fragments, addresses and loop state need the rest.
 constexpr int64_t kMaxAccumulatorRegisters = 192;
