@@ -10,6 +10,7 @@
 #include <cstring>
 
 using namespace tgemm::runtime;
+using tgemm::test::storageOf;
 
 namespace {
 const ElementType kAllTypes[] = {
@@ -73,14 +74,7 @@ TEST(inputsTf32Exact) {
 namespace {
 MatrixStorage storage(int64_t batch, int64_t rows, int64_t cols, int64_t ld,
                       int64_t offset) {
-  MatrixStorage s;
-  s.batch = batch;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld = ld;
-  s.batchStride = rows * ld;
-  s.offset = offset;
-  return s;
+  return storageOf(rows, cols, ld, offset, batch);
 }
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "tgemm/runtime/TensorMaps.h"
 
 using namespace tgemm::runtime;
+using tgemm::test::storageOf;
 
 namespace {
 const uint64_t kBase = 0x7f0000001000;
@@ -18,17 +19,6 @@ TensorMapArg mapOf(Operand operand, int64_t rows, int64_t cols,
   return map;
 }
 
-MatrixStorage storageOf(int64_t rows, int64_t cols, int64_t ld,
-                        int64_t offset = 0, int64_t batch = 1) {
-  MatrixStorage s;
-  s.batch = batch;
-  s.rows = rows;
-  s.cols = cols;
-  s.ld = ld;
-  s.batchStride = rows * ld;
-  s.offset = offset;
-  return s;
-}
 
 /// Records a failure unless `d` is refused for a reason containing `text`.
 void expectRefused(const TensorMapDescription &d, const std::string &text,

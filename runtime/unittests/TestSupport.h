@@ -11,6 +11,7 @@
 #define TGEMM_RUNTIME_UNITTESTS_TESTSUPPORT_H
 
 #include "tgemm/runtime/Error.h"
+#include "tgemm/runtime/Problem.h"
 
 #include <sstream>
 #include <string>
@@ -57,6 +58,21 @@ std::string replaceOnce(const std::string &text, const std::string &from,
 /// returns its path.
 std::string writeTempFile(const std::string &name,
                           const std::string &contents);
+
+/// A matrix of `batch` matrices of rows x cols, rows `ld` elements apart,
+/// matrices rows * ld apart, starting `offset` elements into the buffer.
+inline runtime::MatrixStorage storageOf(int64_t rows, int64_t cols,
+                                        int64_t ld, int64_t offset = 0,
+                                        int64_t batch = 1) {
+  runtime::MatrixStorage s;
+  s.batch = batch;
+  s.rows = rows;
+  s.cols = cols;
+  s.ld = ld;
+  s.batchStride = rows * ld;
+  s.offset = offset;
+  return s;
+}
 
 } // namespace tgemm::test
 
