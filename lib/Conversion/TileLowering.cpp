@@ -324,6 +324,27 @@ struct AllocSmemLowering : public OpConversionPattern<AllocSmemOp> {
   gpu::GPUModuleOp module;
 };
 
+/// A barrier ring is its place in the plan, after the tile rings (only the
+/// wgmma lowering's kernels have them; selectInstruction refuses them
+/// elsewhere).
+struct AllocBarriersLowering : public OpConversionPattern<AllocBarriersOp> {
+  AllocBarriersLowering(const TypeConverter &converter, MLIRContext *ctx,
+                        const KernelMemoryPlan &plan, gpu::GPUModuleOp module)
+      : OpConversionPattern(converter, ctx), plan(plan), module(module) {}
+  LogicalResult
+  matchAndRewrite(AllocBarriersOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath im{rewriter, loc};
+    Value base = getDynamicSharedMemory(rewriter, loc, module, plan.alignment);
+    rewriter.replaceOp(op, offsetSharedPointer(rewriter, loc, base,
+                                               im.c(plan.barriers.at(op))));
+    return success();
+  }
+  const KernelMemoryPlan &plan;
+  gpu::GPUModuleOp module;
+};
+
 struct ZeroAccLowering : public OpConversionPattern<ZeroAccOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -736,8 +757,8 @@ void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
                                        const TypeConverter &converter,
                                        const KernelMemoryPlan &plan,
                                        gpu::GPUModuleOp module) {
-  patterns.add<AllocSmemLowering>(converter, patterns.getContext(), plan,
-                                  module);
+  patterns.add<AllocSmemLowering, AllocBarriersLowering>(
+      converter, patterns.getContext(), plan, module);
   patterns.add<ZeroAccLowering>(converter, patterns.getContext());
 }
 

@@ -474,8 +474,9 @@ struct KernelLoweringPass : public PassBase {
   }
 };
 
-/// Patterns every lowering shares: `tgemm.alloc_smem` becomes a pointer to
-/// its ring in the plan, `tgemm.zero_acc` a zero of the converted type.
+/// Patterns every lowering shares: `tgemm.alloc_smem` and
+/// `tgemm.alloc_barriers` become pointers to their places in the plan,
+/// `tgemm.zero_acc` a zero of the converted type.
 void populateRingPatterns(RewritePatternSet &patterns,
                           const TypeConverter &converter,
                           const KernelMemoryPlan &plan,

@@ -200,24 +200,6 @@ Value i32Value(OpBuilder &b, Location loc, Value index) {
   return arith::IndexCastUIOp::create(b, loc, b.getI32Type(), index);
 }
 
-/// A barrier ring is its place in the kernel's plan, after the tile rings.
-struct AllocBarriersLowering
-    : public KernelPattern<AllocBarriersOp, WgmmaLowering> {
-  using KernelPattern::KernelPattern;
-  LogicalResult
-  matchAndRewrite(AllocBarriersOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
-    Value base = getDynamicSharedMemory(rewriter, loc, lowering.module,
-                                        lowering.plan.alignment);
-    rewriter.replaceOp(op, offsetSharedPointer(
-                               rewriter, loc, base,
-                               im.c(lowering.plan.barriers.at(op))));
-    return success();
-  }
-};
-
 /// Thread 0 initializes each mbarrier (mbarrier.init), fences the
 /// initialization (fence.mbarrier_init) and the block meets, so that
 /// every thread and the copy engine see initialized barriers.
@@ -364,7 +346,7 @@ void WgmmaLowering::populatePatterns(RewritePatternSet &patterns,
                                      const TypeConverter &converter) const {
   patterns.add<WgmmaTileLowering,
                StoreTileLowering<WgmmaLowering, WgmmaSlabStaging>,
-               AllocBarriersLowering, InitBarriersLowering, WaitBarrierLowering,
+               InitBarriersLowering, WaitBarrierLowering,
                ArriveBarrierLowering, BulkCopyTileLowering,
                SetMaxRegistersLowering>(converter, patterns.getContext(),
                                         *this);
