@@ -43,8 +43,18 @@ const MmaFact kMmaFacts[] = {
     // matrix descriptors, no operand registers. Per warp, the table holds
     // the 16 x 8 piece of the accumulator that the warp's registers carry
     // (rows 16w..16w+15 of the 64, the m16n8 layout of mma.sync) and k16.
+    // The k of one wgmma is 32 bytes of every precision (k8 for tf32, k32
+    // for 8-bit); f16 accumulators pack two to a register.
     {G, EK::F16,  EK::F16,  EK::F32, {16, 8, 16},  0, 0, 4, 90, true},
+    {G, EK::F16,  EK::F16,  EK::F16, {16, 8, 16},  0, 0, 2, 90, true},
     {G, EK::BF16, EK::BF16, EK::F32, {16, 8, 16},  0, 0, 4, 90, true},
+    {G, EK::TF32, EK::TF32, EK::F32, {16, 8, 8},   0, 0, 4, 90, true},
+    {G, EK::S8,   EK::S8,   EK::S32, {16, 8, 32},  0, 0, 4, 90, true},
+    {G, EK::U8,   EK::U8,   EK::S32, {16, 8, 32},  0, 0, 4, 90, true},
+    {G, EK::E4M3, EK::E4M3, EK::F32, {16, 8, 32},  0, 0, 4, 90, true},
+    {G, EK::E5M2, EK::E5M2, EK::F32, {16, 8, 32},  0, 0, 4, 90, true},
+    {G, EK::E4M3, EK::E5M2, EK::F32, {16, 8, 32},  0, 0, 4, 90, true},
+    {G, EK::E5M2, EK::E4M3, EK::F32, {16, 8, 32},  0, 0, 4, 90, true},
 };
 
 // CUDA C Programming Guide, "Technical Specifications per Compute
@@ -155,6 +165,13 @@ llvm::StringRef tgemm::loweringName(Family family) {
 
 bool tgemm::needsArchSpecificChip(Family family) {
   return family == Family::Wgmma;
+}
+
+bool tgemm::isWgmmaN(const MmaFact &fact, int64_t n) {
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return false;
+  bool integer = fact.acc == ElemKind::S32;
+  return !integer || n <= 24 || n % 16 == 0;
 }
 
 std::string tgemm::knownLoweringNames() { return "wmma, ptx or wgmma"; }

@@ -545,11 +545,15 @@ Verdict tgemm::checkWarpgroups(const Problem &p, const TileConfig &c) {
                       "tile M must be 16 x {0} warps = {1}, got {2}",
                       wm, 16 * wm, bm)
             .str());
-  if (bn % 8 != 0 || bn > 256)
+  const MmaFact *fact = lookupMma(Family::Wgmma, p.a, p.b, p.acc);
+  if (fact && !isWgmmaN(*fact, bn))
     return violation(
         "warpgroup",
-        llvm::formatv("one wgmma covers the block tile N: a multiple of 8 up "
-                      "to 256, got {0}",
+        llvm::formatv("one wgmma covers the block tile N: {0}, got {1}",
+                      fact->acc == ElemKind::S32
+                          ? "8, 16, 24 or a multiple of 16 up to 256 for "
+                            "8-bit integers"
+                          : "a multiple of 8 up to 256",
                       bn)
             .str());
   // The 128-byte swizzle of the descriptors: one ring row is one 128-byte

@@ -56,11 +56,11 @@ func.func @layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>)
 
 // -----
 
-func.func @int8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
-  // expected-error @+1 {{the wgmma lowering has no wgmma instruction for 'i8' x 'i8' -> 'i32'}}
+func.func @int4(%a: memref<?x?xi4>, %b: memref<?x?xi4>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{the wgmma lowering has no wgmma instruction for 'i4' x 'i4' -> 'i32'}}
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
-      config(<block = [128, 128, 128], warps = [8, 1], stages = 4>)
-      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+      config(<block = [128, 128, 256], warps = [8, 1], stages = 4>)
+      : memref<?x?xi4>, memref<?x?xi4>, memref<?x?xi32>
   return
 }
 
@@ -94,6 +94,26 @@ func.func @wide(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       config(<block = [64, 384, 64], warps = [4, 1], stages = 2>)
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// e4m3 has m64n40k32, and its 128-byte rows are 128 elements deep.
+func.func @e4m3_n40(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [64, 40, 128], warps = [4, 1], stages = 2>)
+      : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @tf32_block_k(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the wgmma descriptors read 128-byte swizzled rows: block tile K must be 32 for f32 (256 bytes), got 64}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 2>)
+      : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>
   return
 }
 

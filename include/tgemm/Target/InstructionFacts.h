@@ -106,6 +106,12 @@ inline llvm::StringRef irSpelling(ElemKind kind) {
 inline std::optional<ElemKind> parseElemKind(llvm::StringRef name) {
   return ::tgemm::runtime::parseElementType(std::string_view(name));
 }
+/// Whether wgmma has the shape m64nNk for the fact's precision (PTX ISA,
+/// "Asynchronous Warpgroup Level Matrix Shape"): N a multiple of 8 up to
+/// 256, except for the integer forms (.s8, .u8), whose N past 24 steps by
+/// 16 (8, 16, 24, 32, 48, ..., 256).
+bool isWgmmaN(const MmaFact &fact, int64_t n);
+
 /// The user-facing name of a family (`wmma`, `mma.sync`).
 llvm::StringRef familyName(Family family);
 /// The lowering that uses a family (`wmma`, `ptx`).

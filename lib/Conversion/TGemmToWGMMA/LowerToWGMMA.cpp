@@ -57,9 +57,37 @@ NVVM::WGMMATypes wgmmaType(ElemKind kind) {
     return NVVM::WGMMATypes::f16;
   case ElemKind::BF16:
     return NVVM::WGMMATypes::bf16;
+  case ElemKind::TF32:
+    return NVVM::WGMMATypes::tf32;
+  case ElemKind::S8:
+    return NVVM::WGMMATypes::s8;
+  case ElemKind::U8:
+    return NVVM::WGMMATypes::u8;
+  case ElemKind::E4M3:
+    return NVVM::WGMMATypes::e4m3;
+  case ElemKind::E5M2:
+    return NVVM::WGMMATypes::e5m2;
+  case ElemKind::S32:
+    return NVVM::WGMMATypes::s32;
   default:
     return NVVM::WGMMATypes::f32;
   }
+}
+
+/// The accumulator register the rest of the kernel carries: f32, or i32
+/// for s32 and for f16 packed two to a register (as mma.sync's).
+Type accumulatorRegister(MLIRContext *ctx, ElemKind acc) {
+  if (acc == ElemKind::F32)
+    return Float32Type::get(ctx);
+  return IntegerType::get(ctx, 32);
+}
+
+/// The type of one field of the struct nvvm.wgmma.mma_async reads and
+/// writes: the register, except packed f16, which it spells vector<2xf16>.
+Type accumulatorField(MLIRContext *ctx, ElemKind acc) {
+  if (acc == ElemKind::F16)
+    return VectorType::get({2}, Float16Type::get(ctx));
+  return accumulatorRegister(ctx, acc);
 }
 
 /// The wgmma lowering of one kernel.
@@ -70,7 +98,7 @@ public:
   WgmmaLowering(gpu::GPUFuncOp kernel, const KernelInstruction &selected,
                 int64_t blockN)
       : CpAsyncLowering(kernel, selected), blockN(blockN),
-        f32(Float32Type::get(kernel.getContext())) {}
+        accReg(accumulatorRegister(kernel.getContext(), fact.acc)) {}
 
   /// The kernel's shapes passed the legality module's warpgroup rules in
   /// selectInstruction (checkSchedule on the config its tile ops imply).
@@ -81,7 +109,7 @@ public:
         std::make_unique<WgmmaLowering>(kernel, selected, blockN));
   }
 
-  Type getAccumulatorRegister() const override { return f32; }
+  Type getAccumulatorRegister() const override { return accReg; }
   void populatePatterns(RewritePatternSet &patterns,
                         const TypeConverter &converter) const override;
 
@@ -97,7 +125,7 @@ public:
   }
 
   int64_t blockN;
-  Type f32;
+  Type accReg;
 };
 
 /// The matrix descriptor of a K-major, 128-byte swizzled operand whose
@@ -144,12 +172,15 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
 
     // The accumulator as the struct wgmma reads and writes.
     SmallVector<Value> regs = unpackAccumulator(rewriter, loc, adaptor.getAcc());
-    Type f32 = Float32Type::get(ctx);
-    SmallVector<Type> fields(regs.size(), f32);
+    Type field = accumulatorField(ctx, fact.acc);
+    Type reg = lowering.getAccumulatorRegister();
+    SmallVector<Type> fields(regs.size(), field);
     auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
     Value acc = LLVM::PoisonOp::create(rewriter, loc, structType);
-    for (auto [i, r] : llvm::enumerate(regs))
-      acc = LLVM::InsertValueOp::create(rewriter, loc, acc, r, i);
+    for (auto [i, r] : llvm::enumerate(regs)) {
+      Value v = field == reg ? r : LLVM::BitcastOp::create(rewriter, loc, field, r);
+      acc = LLVM::InsertValueOp::create(rewriter, loc, acc, v, i);
+    }
 
     auto shape = NVVM::MMAShapeAttr::get(ctx, kWarpgroupRows, lowering.blockN,
                                          fact.shape.k);
@@ -181,8 +212,12 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
     NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
 
     SmallVector<Value> out;
-    for (size_t i = 0; i < regs.size(); ++i)
-      out.push_back(LLVM::ExtractValueOp::create(rewriter, loc, acc, i));
+    for (size_t i = 0; i < regs.size(); ++i) {
+      Value v = LLVM::ExtractValueOp::create(rewriter, loc, acc, i);
+      out.push_back(field == reg ? v
+                                 : LLVM::BitcastOp::create(rewriter, loc, reg, v)
+                                       .getResult());
+    }
     rewriter.replaceOp(
         op, packAccumulator(rewriter, loc, adaptor.getAcc().getType(), out));
     return success();

@@ -206,7 +206,7 @@ func.func @warp_tile_n(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
 
 // s8: mma.sync m16n8k32 sets K = 32.
 func.func @block_k(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
-  // expected-error @+1 {{block tile K (16) must be a multiple of the instruction K (32) of wmma and mma.sync for i8}}
+  // expected-error @+1 {{block tile K (16) must be a multiple of the instruction K (32) of wmma, mma.sync and wgmma for i8}}
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
       config(<block = [64, 64, 16], warps = [2, 2], stages = 2>)
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
@@ -217,7 +217,7 @@ func.func @block_k(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) 
 
 // fp8 exists only as mma.sync, so only its shape is named.
 func.func @block_k_fp8(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{block tile K (16) must be a multiple of the instruction K (32) of mma.sync for f8E4M3FN}}
+  // expected-error @+1 {{block tile K (16) must be a multiple of the instruction K (32) of mma.sync and wgmma for f8E4M3FN}}
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       config(<block = [64, 64, 16], warps = [2, 2], stages = 2>)
       : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
