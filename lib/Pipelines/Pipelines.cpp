@@ -22,15 +22,17 @@ using namespace mlir::tgemm;
 
 void mlir::tgemm::buildPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
-  TGemmAttachTargetOptions target;
-  target.chip = options.chip;
-  target.family = options.lowering;
-  pm.addPass(createTGemmAttachTarget(target));
+  // The import first, so that the target's family is chosen for the
+  // matmuls the module ends up with.
   if (options.fromLinalg) {
     TGemmFromLinalgOptions import;
     import.tf32 = options.tf32;
     pm.addPass(createTGemmFromLinalg(import));
   }
+  TGemmAttachTargetOptions target;
+  target.chip = options.chip;
+  target.family = options.lowering;
+  pm.addPass(createTGemmAttachTarget(target));
   TGemmSelectConfigOptions select;
   select.database = options.configDatabase;
   pm.addPass(createTGemmSelectConfig(select));

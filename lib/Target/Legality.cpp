@@ -132,9 +132,13 @@ int64_t tgemm::blockThreads(const TileConfig &config,
 int64_t tgemm::consumerRegisters(int64_t consumers) {
   // (consumers * r + producer) * 128 threads <= 65536, r a multiple of 8
   // up to setmaxnreg's 256.
-  int64_t perWarpgroupSlot = 65536 / kWarpgroupThreads;
+  int64_t perWarpgroupSlot = kRegistersPerSM / kWarpgroupThreads;
   int64_t r = (perWarpgroupSlot - kProducerRegisters) / std::max<int64_t>(consumers, 1);
   return std::min<int64_t>(256, r / 8 * 8);
+}
+
+int64_t tgemm::launchRegisterBudget(int64_t threads) {
+  return std::min<int64_t>(255, kRegistersPerSM / std::max<int64_t>(threads, 1) / 8 * 8);
 }
 
 int64_t tgemm::ringAlignment(Family family) {
@@ -590,7 +594,7 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
     // state: measured, 128 + 40 fits 168 without spills, 64 + 32 spills
     // (bench/README.md), and ptxas refuses 128 in 128.
     if (const MmaFact *fact = lookupMma(Family::Wgmma, p.a, p.b, p.acc)) {
-      int64_t budget = std::min<int64_t>(255, 65536 / threads / 8 * 8);
+      int64_t budget = launchRegisterBudget(threads);
       int64_t wm = c.block[0] / c.warps[0], wn = c.block[1] / c.warps[1];
       int64_t acc = accumulatorRegisters(*fact, wm, wn);
       if (acc + kWgmmaRegisterHeadroom > budget)
@@ -640,4 +644,10 @@ Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
     return v;
   SharedMemoryPlan plan = planSharedMemory(p, *c, s, t.family);
   return checkSharedMemory(plan.totalBytes, *t.chip, c->stages);
+}
+
+llvm::SmallVector<Family, 2> tgemm::familiesBySpeed(const ChipInfo &chip) {
+  if (chip.archSpecific)
+    return {Family::Wgmma, Family::MmaSync};
+  return {Family::MmaSync};
 }

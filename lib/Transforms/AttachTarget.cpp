@@ -52,10 +52,32 @@ struct AttachTargetPass
       }
       return;
     }
+    std::string chipName = chip.empty() ? std::string("sm_90") : chip.getValue();
+    ::tgemm::Family chosen =
+        wanted ? *wanted : fastestLegalFamily(module, chipName);
     module->setAttr(TargetAttr::getAttrName(),
-                    TargetAttr::get(module.getContext(),
-                                    chip.empty() ? std::string("sm_90") : chip.getValue(),
-                                    wanted.value_or(::tgemm::Family::MmaSync)));
+                    TargetAttr::get(module.getContext(), chipName, chosen));
+  }
+
+  /// The fastest family (legality module's order for the chip) that every
+  /// tgemm.matmul of the module is legal for, with its config and schedule
+  /// where it has them; else the last one tried, whose rules the checks
+  /// then report.
+  static ::tgemm::Family fastestLegalFamily(ModuleOp module,
+                                            StringRef chipName) {
+    const ::tgemm::ChipInfo *info = ::tgemm::lookupChip(chipName);
+    llvm::SmallVector<::tgemm::Family, 2> families =
+        ::tgemm::familiesBySpeed(*info);
+    for (::tgemm::Family family : families) {
+      ::tgemm::Target target{info, family};
+      WalkResult walk = module.walk([&](MatmulOp op) {
+        return checkForTarget(op, target) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+      });
+      if (!walk.wasInterrupted())
+        return family;
+    }
+    return families.back();
   }
 };
 

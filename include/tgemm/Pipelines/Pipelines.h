@@ -26,16 +26,20 @@
 namespace mlir::tgemm {
 
 /// Options of --tgemm-pipeline. `chip` and `lowering` choose the module's
-/// `#tgemm.target` (left empty: the module's own, else sm_90 and ptx); the
+/// `#tgemm.target` (left empty: the module's own, else sm_90 and the chip's
+/// fastest legal family, tgemm-attach-target); the
 /// schedule options, where given, override every matmul's
 /// `#tgemm.schedule` (tgemm-override-config), for ablations. Each value is
 /// checked when the options are parsed.
 struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   PassOptions::Option<std::string, FamilyOptionParser> lowering{
       *this, "lowering",
-      llvm::cl::desc("Instruction family: wmma (nvvm.wmma.*) or ptx (inline "
-                     "PTX: cp.async, ldmatrix, mma.sync); empty: the "
-                     "module's tgemm.target, else ptx"),
+      llvm::cl::desc("Instruction family: wmma (nvvm.wmma.*), ptx (inline "
+                     "PTX: cp.async, ldmatrix, mma.sync) or wgmma (sm_90a: "
+                     "TMA, mbarriers, wgmma.mma_async); empty: the module's "
+                     "tgemm.target, else the chip's fastest that every "
+                     "matmul is legal for (sm_90a: wgmma, then ptx; else "
+                     "ptx)"),
       llvm::cl::init("")};
   PassOptions::Option<std::string, ChipOptionParser> chip{
       *this, "chip",

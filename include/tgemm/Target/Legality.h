@@ -93,6 +93,16 @@ int64_t blockThreads(const TileConfig &config, const Schedule &schedule);
 /// Threads of a warpgroup (PTX ISA, "Warpgroup"): 4 consecutive warps.
 constexpr int64_t kWarpgroupThreads = 128;
 
+/// 32-bit registers of an SM (CUDA C Programming Guide, "Technical
+/// Specifications per Compute Capability": 64K for 8.x and 9.0).
+constexpr int64_t kRegistersPerSM = 65536;
+
+/// The registers per thread a launch of `threads` threads leaves each one:
+/// the SM's registers shared out in steps of 8, at most 255 (ptxas compiles
+/// every thread at this budget; setmaxnreg moves registers between
+/// warpgroups at run time).
+int64_t launchRegisterBudget(int64_t threads);
+
 /// setmaxnreg's registers per thread (PTX ISA, "setmaxnreg": 24 to 256, a
 /// multiple of 8) for the producer and for each of `consumers` consumer
 /// warpgroups, so that all of them fit the SM's 65536 registers.
@@ -223,6 +233,13 @@ Verdict checkSharedMemory(int64_t bytes, const ChipInfo &chip,
 /// checkFamily.
 Verdict checkForTarget(const Problem &problem, const TileConfig *config,
                        const Schedule &schedule, const Target &target);
+
+/// The families the pipeline tries, fastest first, when the user names
+/// none: on an arch-specific chip (sm_90a) wgmma, then mma.sync; elsewhere
+/// mma.sync. Measured on the H200 at 8192^3 against cuBLAS/cuBLASLt
+/// (bench/README.md): wgmma 0.99-1.15x for every precision it has, mma.sync
+/// 0.26-0.60x.
+llvm::SmallVector<Family, 2> familiesBySpeed(const ChipInfo &chip);
 
 /// Accumulator registers per thread of a warp tile for one instruction.
 int64_t accumulatorRegisters(const MmaFact &fact, int64_t warpTileM,

@@ -12,7 +12,10 @@ def TGemmAttachTarget : Pass<"tgemm-attach-target", "ModuleOp"> {
     which chip and which instruction family the GEMMs compile for. A module
     that already has one keeps it; given `chip` or `family` that differ from
     it, the pass fails and names both. Without options, a module without a
-    target gets `sm_90` and `ptx`.
+    target gets `sm_90` and `ptx`. Without `family`, the family is the
+    fastest one for the chip that every `tgemm.matmul` of the module is
+    legal for (with its config and schedule where it has them): on `sm_90a`
+    `wgmma`, else `ptx`; elsewhere `ptx`.
 
     ```
     tgemm-opt --tgemm-attach-target="chip=sm_86 family=wmma" gemm.mlir
@@ -29,7 +32,9 @@ def TGemmAttachTarget : Pass<"tgemm-attach-target", "ModuleOp"> {
            "Target chip (sm_80, sm_86, sm_89, sm_90, sm_90a); empty: the "
            "module's, else sm_90">,
     Option<"family", "family", "std::string", /*default=*/"\"\"",
-           "Instruction family (wmma, ptx); empty: the module's, else ptx">,
+           "Instruction family (wmma, ptx, wgmma); empty: the module's, "
+           "else the chip's fastest that every matmul is legal for (sm_90a: "
+           "wgmma, then ptx; else ptx)">,
   ];
   let dependentDialects = ["::mlir::tgemm::TGemmDialect"];
 }

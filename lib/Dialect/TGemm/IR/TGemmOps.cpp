@@ -117,8 +117,8 @@ LogicalResult mlir::tgemm::emitViolation(Operation *op,
   return op->emitOpError() << v.message;
 }
 
-LogicalResult mlir::tgemm::verifyForTarget(MatmulOp op,
-                                           const ::tgemm::Target &target) {
+::tgemm::Verdict mlir::tgemm::checkForTarget(MatmulOp op,
+                                            const ::tgemm::Target &target) {
   std::optional<::tgemm::TileConfig> config;
   if (ConfigAttr attr = op.getConfigAttr())
     config = getTileConfig(attr);
@@ -126,8 +126,13 @@ LogicalResult mlir::tgemm::verifyForTarget(MatmulOp op,
       op.getScheduleAttr() ? op.getScheduleAttr().getValue()
       : config             ? ::tgemm::defaultSchedule(target.family, *config)
                            : ::tgemm::Schedule();
-  if (::tgemm::Verdict v = ::tgemm::checkForTarget(
-          getProblem(op), config ? &*config : nullptr, schedule, target))
+  return ::tgemm::checkForTarget(getProblem(op), config ? &*config : nullptr,
+                                 schedule, target);
+}
+
+LogicalResult mlir::tgemm::verifyForTarget(MatmulOp op,
+                                           const ::tgemm::Target &target) {
+  if (::tgemm::Verdict v = checkForTarget(op, target))
     return emitViolation(op, *v);
   return success();
 }

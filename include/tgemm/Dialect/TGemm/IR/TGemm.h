@@ -66,6 +66,9 @@ LogicalResult emitViolation(Operation *op, const ::tgemm::Violation &violation);
 /// Checks `op` for `target` with the legality module: its config and
 /// schedule where it has them (else the family's default schedule).
 LogicalResult verifyForTarget(MatmulOp op, const ::tgemm::Target &target);
+/// The legality module's verdict on `op` for `target` (its config and
+/// schedule where it has them), without a diagnostic.
+::tgemm::Verdict checkForTarget(MatmulOp op, const ::tgemm::Target &target);
 
 } // namespace mlir::tgemm
 
