@@ -665,6 +665,19 @@ struct WaitCopiesLowering : public KernelPattern<WaitCopiesOp, KernelLowering> {
   }
 };
 
+/// The accumulator itself, once the family's multiplies in flight have
+/// completed.
+struct WaitMmaLowering : public KernelPattern<WaitMmaOp, KernelLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(WaitMmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    lowering.emitMmaWait(rewriter, op.getLoc(), 0);
+    rewriter.replaceOp(op, adaptor.getAcc());
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
@@ -718,8 +731,8 @@ LogicalResult mlir::tgemm::lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   populateRingPatterns(patterns, converter, lowering.plan, lowering.module);
-  patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering>(
-      converter, ctx, lowering);
+  patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering,
+               WaitMmaLowering>(converter, ctx, lowering);
   lowering.populatePatterns(patterns, converter);
   if (failed(applyPartialConversion(kernel, target, std::move(patterns))))
     return failure();

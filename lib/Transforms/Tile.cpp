@@ -392,21 +392,38 @@ private:
         });
   }
 
-  /// Each consumer thread waits for the stage's tiles, its warpgroup
-  /// multiplies them, and it releases the stage.
+  /// Each consumer thread waits for the stage's tiles and its warpgroup
+  /// starts multiplying them, one k-tile's multiply left in flight: once
+  /// the multiply of k-tile kt is issued, that of kt - 1 has completed and
+  /// the thread releases its stage. The last k-tile's stage is not
+  /// released: the producer never refills it.
   Value buildConsumerLoop(OpBuilder &b) {
     Value acc0 = ZeroAccOp::create(b, loc, accType);
     ValueRange results = buildRingLoop(
         b, {acc0},
-        [&](OpBuilder &lb, Value, Value stage, Value parity,
+        [&](OpBuilder &lb, Value kt, Value stage, Value parity,
             ValueRange carried) {
+          IndexMath m{lb, loc};
           WaitBarrierOp::create(lb, loc, full, stage, parity);
-          Value acc = multiply(lb, stage, carried[0]);
-          ArriveBarrierOp::create(lb, loc, empty, stage, IntegerAttr());
+          Value acc = MmaTileOp::create(
+              lb, loc, accType, sa, stage, sb, stage, carried[0], warpRow,
+              warpCol, LayoutAttr::get(ctx, layoutA),
+              LayoutAttr::get(ctx, layoutB), DenseI64ArrayAttr(),
+              lb.getI64IntegerAttr(kMmasInFlight), Value());
+          scf::IfOp::create(lb, loc, m.lt(m.c(0), kt),
+                            [&](OpBuilder &tb, Location) {
+                              ArriveBarrierOp::create(tb, loc, empty,
+                                                      preceding(tb, stage),
+                                                      IntegerAttr());
+                              scf::YieldOp::create(tb, loc);
+                            });
           return SmallVector<Value>{acc};
         });
-    return results[0];
+    return WaitMmaOp::create(b, loc, accType, results[0]);
   }
+  /// The consumers' multiplies left running while the next k-tile's
+  /// wait and issue proceed.
+  static constexpr int64_t kMmasInFlight = 1;
 
   /// The stored (row, col) of k-tile `kt`'s tile of A or B.
   std::pair<Value, Value> tileOrigin(OpBuilder &ob, Value kt, bool isA) {
@@ -546,13 +563,22 @@ private:
                  DenseI64ArrayAttr slice = {}, Value frags = Value()) {
     return MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage, acc,
                              warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
-                             LayoutAttr::get(ctx, layoutB), slice, frags);
+                             LayoutAttr::get(ctx, layoutB), slice,
+                             IntegerAttr(), frags);
   }
   Value loadFrags(OpBuilder &lb, Value stage, int64_t offset) {
     return LoadFragsOp::create(lb, loc, fragsType, sa, stage, sb, stage,
                                warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
                                LayoutAttr::get(ctx, layoutB),
                                lb.getDenseI64ArrayAttr({offset, kStep}));
+  }
+  /// The ring's stage before `stage`.
+  Value preceding(OpBuilder &ob, Value stage) {
+    IndexMath m{ob, loc};
+    Value first = m.eq(stage, m.c(0));
+    return arith::SelectOp::create(
+        ob, loc, first, m.c(stages - 1),
+        arith::SubIOp::create(ob, loc, stage, m.c(1)).getResult());
   }
   /// The ring's stage after `stage`: stages travel as loop-carried indices,
   /// so no iteration divides by S.

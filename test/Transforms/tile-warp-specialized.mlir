@@ -62,12 +62,20 @@ func.func @ws(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 // CHECK: tgemm.wait_copies pending = 0
 // CHECK: tgemm.arrive_barrier %[[FULL]][%{{.*}}] :
 // The consumers take the registers (where the producer gave them), wait
-// for each stage, multiply, release.
+// for each stage and start its multiply with one left in flight; from the
+// second k-tile on, the previous one has completed and its stage (the one
+// before, S - 1 after stage 0) is released. The epilogue reads the
+// accumulator once the last multiply has completed.
 // CHECK: } else {
 // CHECK: scf.if %[[USE]]
 // CHECK: tgemm.set_max_registers 232
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[CS:.*]] = %{{.*}}, %[[CP:.*]] = %{{.*}})
+// CHECK: scf.for %[[KT:[a-z0-9_]+]] = {{.*}} iter_args(%{{[a-z0-9_]+}} = %{{[a-z0-9_]+}}, %[[CS:[a-z0-9_]+]] = %{{[a-z0-9_]+}}, %[[CP:[a-z0-9_]+]] = %{{[a-z0-9_]+}})
 // CHECK: tgemm.wait_barrier %[[FULL]][%[[CS]]] parity %[[CP]]
-// CHECK: tgemm.mma_tile
-// CHECK: tgemm.arrive_barrier %[[EMPTY]][%[[CS]]] :
-// CHECK: tgemm.store_tile {{.*}} in_bounds threads [0, 256]
+// CHECK: tgemm.mma_tile {{.*}} in_flight 1 :
+// CHECK: %[[LATER:[0-9]+]] = arith.cmpi ult, %{{[a-z0-9_]+}}, %[[KT]]
+// CHECK: scf.if %[[LATER]]
+// CHECK: %[[FIRST:[0-9]+]] = arith.cmpi eq, %[[CS]], %{{[a-z0-9_]+}}
+// CHECK: %[[PREV:[0-9]+]] = arith.select %[[FIRST]], %c3, %{{[0-9]+}}
+// CHECK: tgemm.arrive_barrier %[[EMPTY]][%[[PREV]]] :
+// CHECK: %[[DONE:[0-9]+]] = tgemm.wait_mma %{{.*}} : <16x256xf32>
+// CHECK: tgemm.store_tile %[[DONE]], {{.*}} in_bounds threads [0, 256]

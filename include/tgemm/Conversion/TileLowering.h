@@ -350,6 +350,10 @@ public:
   /// Waits until at most `pending` groups of copies are in flight.
   virtual void emitWaitGroup(OpBuilder &b, Location loc,
                              int64_t pending) const = 0;
+  /// Waits until at most `pending` of the warp's multiplies are in flight
+  /// (tgemm.mma_tile in_flight, tgemm.wait_mma); nothing for the families
+  /// whose multiplies are synchronous.
+  virtual void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const {}
 
   const RingLayout &ring(Value smem) const {
     return plan.rings.at(smem.getDefiningOp());

@@ -124,6 +124,11 @@ public:
                                    NVVM::SharedSpace::shared_cta));
   }
 
+  /// wgmma.wait_group: the warpgroup's committed groups of multiplies.
+  void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+  }
+
   int64_t blockN;
   Type accReg;
 };
@@ -148,7 +153,8 @@ Value makeDescriptor(OpBuilder &b, Location loc, Value ptr) {
 /// A warpgroup's multiply: every k16 step of the op's slice as one wgmma
 /// of 64 x N (N the block tile's), A from the warpgroup's 64 rows of the A
 /// stage, B from the whole B stage, into the accumulator registers the
-/// warp holds; then the group is waited for, so the stage may be refilled.
+/// warp holds; then the group is waited for (down to the op's `in_flight`
+/// newest groups), so the stages of the older ones may be refilled.
 struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
   using KernelPattern::KernelPattern;
   LogicalResult
@@ -209,7 +215,7 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
                                           /*satfinite=*/nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
-    NVVM::WgmmaWaitGroupSyncOp::create(rewriter, loc, 0);
+    lowering.emitMmaWait(rewriter, loc, op.getInFlight().value_or(0));
 
     SmallVector<Value> out;
     for (size_t i = 0; i < regs.size(); ++i) {
@@ -356,8 +362,8 @@ struct SetMaxRegistersLowering
   LogicalResult
   matchAndRewrite(SetMaxRegistersOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t launchBudget = 65536 / lowering.threads / 8 * 8;
-    auto action = op.getCount() > launchBudget
+    int64_t launchBudget = ::tgemm::launchRegisterBudget(lowering.threads);
+    auto action = static_cast<int64_t>(op.getCount()) > launchBudget
                       ? NVVM::SetMaxRegisterAction::increase
                       : NVVM::SetMaxRegisterAction::decrease;
     NVVM::SetMaxRegisterOp::create(rewriter, op.getLoc(),

@@ -48,15 +48,19 @@ func.func @ws(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 // CHECK: nvvm.fence.proxy
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3> -> i64
 // The consumers: 232 registers, a wait on the full barrier, the
-// warpgroup's wgmma, the release of the stage; then the epilogue's
-// barrier of the 256 consumer threads (named barrier 1).
+// warpgroup's wgmma with one group left in flight, the release of the
+// previous stage; after the loop the wait for the last group, then the
+// epilogue's barrier of the 256 consumer threads (named barrier 1).
 // CHECK: nvvm.setmaxregister  increase 232
 // CHECK: scf.for
 // CHECK: nvvm.mbarrier.try_wait.parity
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async
-// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3> -> i64
+// CHECK: }
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: %[[CONSUMERS:.*]] = llvm.mlir.constant(256 : i32) : i32
 // CHECK: %[[ID:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %[[CONSUMERS]]

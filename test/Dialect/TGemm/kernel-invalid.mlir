@@ -193,3 +193,13 @@ func.func @frags_depths(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x16x
       : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x16xf16>, !tgemm.frags<32x32x16xf16>
   return
 }
+
+// -----
+
+func.func @negative_in_flight(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                              %acc: !tgemm.acc<32x32xf32>, %i: index) {
+  // expected-error @+1 {{attribute 'in_flight' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) in_flight -1
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}

@@ -44,3 +44,19 @@ func.func @tile_ops(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xbf1
 func.func @int4_types(%s: !tgemm.smem<2x64x128xi4>, %acc: !tgemm.acc<32x16xi32>) {
   return
 }
+
+// A multiply left in flight, and the wait before the accumulator is read.
+// CHECK-LABEL: func.func @in_flight
+// CHECK: %[[D:.*]] = tgemm.mma_tile %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} at[%{{.*}}, %{{.*}}] layout(row, col) in_flight 1 : <4x128x64xf16>, <4x256x64xf16>, <16x256xf32>
+// CHECK: %[[W:.*]] = tgemm.wait_mma %[[D]] : <16x256xf32>
+// CHECK: tgemm.store_tile %[[W]]
+func.func @in_flight(%c: memref<?x?xf32>, %i: index) {
+  %sa = tgemm.alloc_smem : !tgemm.smem<4x128x64xf16>
+  %sb = tgemm.alloc_smem : !tgemm.smem<4x256x64xf16>
+  %acc = tgemm.zero_acc : !tgemm.acc<16x256xf32>
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) in_flight 1
+      : !tgemm.smem<4x128x64xf16>, !tgemm.smem<4x256x64xf16>, !tgemm.acc<16x256xf32>
+  %w = tgemm.wait_mma %d : !tgemm.acc<16x256xf32>
+  tgemm.store_tile %w, %c[%i, %i] : !tgemm.acc<16x256xf32>, memref<?x?xf32>
+  return
+}

@@ -237,6 +237,13 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
     offset, possibly before a barrier after which the stage may be
     refilled; the rest of the slice is read from the stage.
 
+    With `in_flight N`, the multiply may still be running when the op
+    returns: every multiply of the thread's warpgroup but the newest N has
+    completed (their stages may be refilled), and the result may be passed
+    to further `tgemm.mma_tile`s but is read only after `tgemm.wait_mma`.
+    A family whose multiplies are synchronous meets this with none in
+    flight.
+
     ```mlir
     %acc1 = tgemm.mma_tile %sa[%s], %sb[%s], %acc0 at [%wm, %wn] layout(row, col)
         : !tgemm.smem<3x128x32xf16>, !tgemm.smem<3x128x32xf16>, !tgemm.acc<64x64xf32>
@@ -250,6 +257,7 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
                        Index:$warp_row, Index:$warp_col,
                        TGemm_LayoutAttr:$layout_a, TGemm_LayoutAttr:$layout_b,
                        OptionalAttr<DenseI64ArrayAttr>:$k_slice,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$in_flight,
                        Optional<TGemm_FragsType>:$frags);
   let results = (outs TGemm_AccumulatorType:$result);
   let assemblyFormat = [{
@@ -257,6 +265,7 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
     `at` `[` $warp_row `,` $warp_col `]`
     `layout` `(` custom<Layout>($layout_a) `,` custom<Layout>($layout_b) `)`
     (`k_slice` $k_slice^)?
+    (`in_flight` $in_flight^)?
     (`using` `(` $frags^ `:` type($frags) `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($acc)
   }];
@@ -268,6 +277,23 @@ def TGemm_MmaTileOp : TGemm_Op<"mma_tile",
     /// stage's depth (all of it without `k_slice`).
     std::pair<int64_t, int64_t> getKRange();
   }];
+}
+
+def TGemm_WaitMmaOp : TGemm_Op<"wait_mma",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Waits for the multiplies of an accumulator still in flight";
+  let description = [{
+    Returns `acc` once every `tgemm.mma_tile ... in_flight` of the thread's
+    warpgroup has completed, so that its registers may be read (by
+    `tgemm.store_tile`).
+
+    ```mlir
+    %done = tgemm.wait_mma %acc : !tgemm.acc<16x256xf32>
+    ```
+  }];
+  let arguments = (ins TGemm_AccumulatorType:$acc);
+  let results = (outs TGemm_AccumulatorType:$result);
+  let assemblyFormat = "$acc attr-dict `:` type($acc)";
 }
 
 def TGemm_LoadFragsOp : TGemm_Op<"load_frags"> {
