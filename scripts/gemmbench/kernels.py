@@ -47,8 +47,9 @@ def require_tools(tools, seconds=60):
 
 class Kernel(collections.namedtuple(
         "Kernel", "precision lowering config options")):
-    """One kernel: a Precision, 'wmma' or 'ptx', a TileConfig, and pipeline
-    options as a tuple of (name, value) pairs (e.g. ('swizzle', 'pad'))."""
+    """One kernel: a Precision, 'wmma', 'ptx' or 'wgmma', a TileConfig, and
+    pipeline options as a tuple of (name, value) pairs (e.g. ('swizzle',
+    'pad'))."""
 
     def option_string(self):
         return " ".join("%s=%s" % kv for kv in self.options)

@@ -65,15 +65,17 @@ def read_plan(path):
 
 
 # Rough rates for the estimate only (TFLOP/s or TOP/s: the kernel's through
-# ptx, through wmma, and the library's), from the GPU suite at 8192^3
-# (docs/results/README.md).
+# ptx, through wmma, through wgmma, and the library's), from the GPU suite
+# at 8192^3 (docs/results/README.md) and, for wgmma, the tuned entries of
+# configs/h200.json at 4096^3; wgmma has no s4.
 EXPECTED_RATES = {
-    "f16-f32": (380, 210, 700), "f16-f16": (400, 258, 690),
-    "bf16-f32": (360, 212, 780), "tf32-f32": (220, 95, 380),
-    "s8-s32": (840, 380, 1500), "u8-s32": (840, 380, 1600),
-    "s4-s32": (45, 30, 1500), "e4m3-f32": (300, 300, 1400),
-    "e5m2-f32": (300, 300, 1450),
+    "f16-f32": (380, 210, 690, 700), "f16-f16": (400, 258, 740, 690),
+    "bf16-f32": (360, 212, 730, 780), "tf32-f32": (220, 95, 400, 380),
+    "s8-s32": (840, 380, 1260, 1500), "u8-s32": (840, 380, 1290, 1600),
+    "s4-s32": (45, 30, None, 1500), "e4m3-f32": (300, 300, 1240, 1400),
+    "e5m2-f32": (300, 300, 1240, 1450),
 }
+RATE_COLUMNS = ("ptx", "wmma", "wgmma")
 # Per tgemm-run process: start, CUDA context, cuBLAS handles, the driver's
 # JIT of the PTX (about a second), plus host work per element of A, B and C
 # (random inputs, the check's comparison).
@@ -89,8 +91,8 @@ FLUSH_S = 2e-4  # two L2 flushes (kernel, anchor) per repetition
 def estimate_seconds(precision_name, lowering, m, n, k, reps=20, warmup=5):
     """Wall time of one tgemm-run --check --csv run, roughly."""
     p = BY_NAME[precision_name]
-    ptx_rate, wmma_rate, library_rate = EXPECTED_RATES[precision_name]
-    rate = ptx_rate if lowering == "ptx" else wmma_rate
+    rates = EXPECTED_RATES[precision_name]
+    rate, library_rate = rates[RATE_COLUMNS.index(lowering)], rates[-1]
     ops = 2.0 * m * n * k
     bytes_moved = (m * k + k * n) * p.bits / 8.0 + m * n * 4.0
     kernel = max(ops / (rate * 1e12), bytes_moved / HBM_BYTES_PER_S)

@@ -1,5 +1,6 @@
-"""The precisions the study sweeps, the instruction ceilings it compares
-against, and the GPU suite's default tile configs."""
+"""The precisions the study sweeps, the instruction families that compute
+them, the instruction ceilings and datasheet peaks it compares against, and
+the default tile configs (the GPU suite's, wgmma's)."""
 import collections
 import os
 import subprocess
@@ -36,7 +37,17 @@ PRECISIONS = [
               "f8E5M2", "f8E5M2", "f32", "f32", 8, "e5m2→f32"),
 ]
 BY_NAME = {p.name: p for p in PRECISIONS}
+# The instruction families (the study's): the WMMA API, hand-written PTX
+# (cp.async, ldmatrix, mma.sync), and Hopper's TMA + mbarriers +
+# wgmma.mma_async.
+FAMILIES = ("wmma", "ptx", "wgmma")
+# The families scripts/tune.py tunes (its default --lowerings): it scores
+# and checks candidates for sm_90, which wgmma's kernels (sm_90a) are not.
 LOWERINGS = ("wmma", "ptx")
+# wgmma is an architecture-specific instruction: its kernels compile for
+# sm_90a (the PTX runs on any sm_90 GPU, the H200); the others for the
+# GPU's chip.
+WGMMA_CHIP = "sm_90a"
 
 
 def by_types(a, b, acc, c):
@@ -48,8 +59,17 @@ def by_types(a, b, acc, c):
 
 
 def has_lowering(precision, lowering):
-    """WMMA has no fp8 instruction."""
-    return not (lowering == "wmma" and precision.a in ("e4m3", "e5m2"))
+    """WMMA has no fp8 instruction, wgmma no 4-bit one."""
+    if lowering == "wmma":
+        return precision.a not in ("e4m3", "e5m2")
+    if lowering == "wgmma":
+        return precision.bits != 4
+    return True
+
+
+def kernel_chip(lowering, chip):
+    """The chip that a lowering's kernels compile for on the GPU `chip`."""
+    return WGMMA_CHIP if lowering == "wgmma" else chip
 
 
 def select(only):
@@ -95,11 +115,37 @@ CEILING_NOTES = {
 
 
 def ceiling(precision_name, lowering):
-    """The issue ceiling of the lowering's instruction, or None."""
+    """The issue ceiling of the lowering's instruction, or None (wgmma's
+    was not measured)."""
     pair = CEILINGS.get(precision_name)
-    if pair is None:
+    if pair is None or lowering not in ("ptx", "wmma"):
         return None
     return pair[0] if lowering == "ptx" else pair[1]
+
+
+# The H200 SXM's dense tensor-core peaks at the boost clock, TFLOP/s or
+# TOP/s, from the NVIDIA H200 Tensor Core GPU datasheet (which gives them
+# with sparsity, twice these): FP16/BF16 989.5, TF32 494.7, FP8 and INT8
+# 1979. The datasheet gives one FP16 rate for both accumulators and no
+# 4-bit rate (Hopper's tensor cores have no INT4).
+DATASHEET_PEAKS = {
+    "f16-f32": 989.5,
+    "f16-f16": 989.5,
+    "bf16-f32": 989.5,
+    "tf32-f32": 494.7,
+    "s8-s32": 1979.0,
+    "u8-s32": 1979.0,
+    "e4m3-f32": 1979.0,
+    "e5m2-f32": 1979.0,
+}
+DATASHEET_NOTE = ("dense tensor-core peaks of the H200 SXM at the boost "
+                  "clock, from the NVIDIA H200 Tensor Core GPU datasheet "
+                  "(which lists twice these with sparsity; no 4-bit rate)")
+
+
+def datasheet_peak(precision_name):
+    """The chip's dense datasheet peak for the precision, or None."""
+    return DATASHEET_PEAKS.get(precision_name)
 
 
 TileConfig = collections.namedtuple("TileConfig", "block warps stages raster")
@@ -117,6 +163,14 @@ def parse_config_tag(tag):
     return TileConfig(tuple(int(x) for x in block.split("x")),
                       tuple(int(x) for x in warps[1:].split("x")),
                       int(stages[1:]), int(raster[1:]))
+
+
+def wgmma_default(precision):
+    """The wgmma family's default config, as tgemm::defaultConfig(a, b,
+    acc, Family::Wgmma) in lib/Target/DefaultConfigs.cpp gives it: two
+    consumer warpgroups of 64 x 256 (warps 8 x 1; the kernel adds the
+    producer warpgroup), a block K of 128 bytes, 4 stages, raster 8."""
+    return TileConfig((128, 256, 128 * 8 // precision.bits), (8, 1), 4, 8)
 
 
 def suite_defaults():
