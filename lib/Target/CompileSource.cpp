@@ -34,7 +34,8 @@ CompileResult compileSource(const std::string &source,
   llvm::raw_string_ostream diagnostics(result.diagnostics);
 
   mlir::tgemm::PipelineOptions pipeline;
-  if (::tgemm::parseFamily(options.lowering) && options.lowering != "mma.sync") {
+  if (options.lowering.empty() ||
+      (::tgemm::parseFamily(options.lowering) && options.lowering != "mma.sync")) {
     pipeline.lowering = options.lowering;
   } else {
     diagnostics << "error: unknown lowering '" << options.lowering

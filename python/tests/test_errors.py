@@ -73,6 +73,20 @@ def test_wgmma_compiles(example):
     assert kernel.cubin
 
 
+def test_fastest_family():
+    # lowering=None: the chip's fastest family the source is legal for.
+    source = tgemm.matmul_ir(None, None, None, a="bf16", c="bf16")
+    hopper = tgemm.compile(source, None, "sm_90a")
+    assert hopper.lowering == "wgmma"
+    assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16" in hopper.ptx
+    assert tgemm.compile(source, None, "sm_90").lowering == "ptx"
+    # s4 has no wgmma: ptx on sm_90a too.
+    s4 = tgemm.matmul_ir(None, None, None, a="s4")
+    assert tgemm.compile(s4, None, "sm_90a").lowering == "ptx"
+    with pytest.raises(TypeError, match="lowering must be a str or None"):
+        tgemm.compile(source, 3, "sm_90a")
+
+
 def test_wgmma_schedule_switches(example):
     source = example("gemm-f16-f32-wgmma.mlir")
     # The family's default: a producer warpgroup copying with TMA.

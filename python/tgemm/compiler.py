@@ -148,8 +148,10 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     """Compiles MLIR text holding `tgemm.matmul` ops through
     `--tgemm-pipeline` and returns a CompiledKernel.
 
-    lowering: "wmma", "ptx" or "wgmma"; chip: "sm_80", "sm_86", "sm_89",
-    "sm_90" or "sm_90a" (wgmma needs sm_90a);
+    lowering: "wmma", "ptx" or "wgmma", or None for the chip's fastest
+    family that every matmul of the source is legal for (on sm_90a wgmma,
+    then ptx; elsewhere ptx); chip: "sm_80", "sm_86", "sm_89", "sm_90" or
+    "sm_90a" (wgmma needs sm_90a);
     stages (0 keeps each config's), async_copy, ldmatrix, swizzle ("xor",
     "pad", "none") and padding (bytes) are the pipeline's options (README.md,
     "The pipeline"); warp_specialize, tma and setmaxnreg switch wgmma's
@@ -170,8 +172,11 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
                         ("opt_level", opt_level)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError("%s must be an int, not %r" % (name, value))
+    if lowering is not None and not isinstance(lowering, str):
+        raise TypeError("lowering must be a str or None, not %r" % (lowering,))
     result = ext.compile(
-        mlir_text, lowering=lowering, chip=str(chip), stages=stages,
+        mlir_text, lowering="" if lowering is None else lowering,
+        chip=str(chip), stages=stages,
         async_copy=bool(async_copy), ldmatrix=bool(ldmatrix),
         swizzle=str(swizzle), padding=padding, opt_level=opt_level,
         emit_cubin=bool(emit_cubin), ptxas="" if ptxas is None else
@@ -183,8 +188,10 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         raise CompileError(diagnostics)
     modules = [KernelModule(m["name"], m["chip"], m["ptx"], m["cubin"])
                for m in result["modules"]]
-    return CompiledKernel(modules, json.loads(result["manifest"]), lowering,
-                          chip, diagnostics)
+    manifest = json.loads(result["manifest"])
+    if lowering is None and manifest.get("kernels"):
+        lowering = manifest["kernels"][0]["lowering"]
+    return CompiledKernel(modules, manifest, lowering, chip, diagnostics)
 
 
 def compile_file(path, lowering="ptx", chip="sm_90", **options):

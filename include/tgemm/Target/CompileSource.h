@@ -25,7 +25,9 @@ namespace tgemm {
 /// The pipeline's options (mlir::tgemm::PipelineOptions, docs in
 /// README.md) plus what to produce.
 struct CompileOptions {
-  std::string lowering = "ptx"; // wmma, ptx or wgmma
+  /// wmma, ptx or wgmma; empty: the chip's fastest family that every
+  /// matmul is legal for (tgemm-attach-target; sm_90a: wgmma, then ptx).
+  std::string lowering = "ptx";
   std::string chip = "sm_90";
   int64_t stages = 0; // 0: keep each config's
   bool asyncCopy = true;
