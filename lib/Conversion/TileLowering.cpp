@@ -306,41 +306,27 @@ int64_t mlir::tgemm::getThreadsPerBlock(gpu::GPUFuncOp kernel) {
 }
 
 namespace {
-struct AllocSmemLowering : public OpConversionPattern<AllocSmemOp> {
-  AllocSmemLowering(const TypeConverter &converter, MLIRContext *ctx,
-                    const KernelMemoryPlan &plan, gpu::GPUModuleOp module)
-      : OpConversionPattern(converter, ctx), plan(plan), module(module) {}
-  LogicalResult
-  matchAndRewrite(AllocSmemOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    IndexMath im{rewriter, loc};
-    Value base = getDynamicSharedMemory(rewriter, loc, module, plan.alignment);
-    rewriter.replaceOp(op, offsetSharedPointer(rewriter, loc, base,
-                                               im.c(plan.rings.at(op).offset)));
-    return success();
-  }
-  const KernelMemoryPlan &plan;
-  gpu::GPUModuleOp module;
-};
-
-/// A barrier ring is its place in the plan, after the tile rings (only the
-/// wgmma lowering's kernels have them; selectInstruction refuses them
+/// A tile ring or a barrier ring is its place in the one shared-memory
+/// plan: the rings first, the barriers after them (only the wgmma
+/// lowering's kernels have those; selectInstruction refuses them
 /// elsewhere).
-struct AllocBarriersLowering : public OpConversionPattern<AllocBarriersOp> {
-  AllocBarriersLowering(const TypeConverter &converter, MLIRContext *ctx,
-                        const KernelMemoryPlan &plan, gpu::GPUModuleOp module)
-      : OpConversionPattern(converter, ctx), plan(plan), module(module) {}
+template <typename Op>
+struct PlacedAllocLowering : public OpConversionPattern<Op> {
+  PlacedAllocLowering(const TypeConverter &converter, MLIRContext *ctx,
+                      const KernelMemoryPlan &plan, gpu::GPUModuleOp module)
+      : OpConversionPattern<Op>(converter, ctx), plan(plan), module(module) {}
   LogicalResult
-  matchAndRewrite(AllocBarriersOp op, OpAdaptor,
+  matchAndRewrite(Op op, typename Op::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     IndexMath im{rewriter, loc};
     Value base = getDynamicSharedMemory(rewriter, loc, module, plan.alignment);
-    rewriter.replaceOp(op, offsetSharedPointer(rewriter, loc, base,
-                                               im.c(plan.barriers.at(op))));
+    rewriter.replaceOp(
+        op, offsetSharedPointer(rewriter, loc, base, im.c(offsetOf(op))));
     return success();
   }
+  int64_t offsetOf(AllocSmemOp op) const { return plan.rings.at(op).offset; }
+  int64_t offsetOf(AllocBarriersOp op) const { return plan.barriers.at(op); }
   const KernelMemoryPlan &plan;
   gpu::GPUModuleOp module;
 };
@@ -770,9 +756,17 @@ void mlir::tgemm::populateRingPatterns(RewritePatternSet &patterns,
                                        const TypeConverter &converter,
                                        const KernelMemoryPlan &plan,
                                        gpu::GPUModuleOp module) {
-  patterns.add<AllocSmemLowering, AllocBarriersLowering>(
+  patterns.add<PlacedAllocLowering<AllocSmemOp>,
+               PlacedAllocLowering<AllocBarriersOp>>(
       converter, patterns.getContext(), plan, module);
   patterns.add<ZeroAccLowering>(converter, patterns.getContext());
+}
+
+Type mlir::tgemm::accumulatorRegisterType(MLIRContext *ctx,
+                                          const MmaFact &fact) {
+  if (fact.acc == ::tgemm::ElemKind::F32)
+    return Float32Type::get(ctx);
+  return IntegerType::get(ctx, 32);
 }
 
 Value mlir::tgemm::getScratchPointer(OpBuilder &b, Location loc,

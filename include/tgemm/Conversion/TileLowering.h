@@ -370,6 +370,11 @@ public:
   bool asyncCopy;          // cp.async for copies marked `async`
 };
 
+/// The 32-bit register that holds a fact's accumulator elements in the
+/// m16n8 layout (mma.sync; wgmma, per warp): f32, or i32 for s32 and for f16
+/// packed two to a register (accumulatorValuesPerRegister).
+Type accumulatorRegisterType(MLIRContext *ctx, const MmaFact &fact);
+
 /// A shared-memory pointer as the 32-bit address of PTX's .shared operands.
 Value sharedAddress32(OpBuilder &b, Location loc, Value ptr);
 

@@ -55,7 +55,7 @@ struct MmaSyncAtom {
 
   MmaSyncAtom(const MmaFact &fact, MLIRContext *ctx) : fact(fact) {
     bool f32 = fact.acc == ElemKind::F32;
-    accReg = f32 ? Type(Float32Type::get(ctx)) : IntegerType::get(ctx, 32);
+    accReg = accumulatorRegisterType(ctx, fact);
     accConstraint = f32 ? "f" : "r";
   }
   int64_t m() const { return fact.shape.m; }

@@ -74,20 +74,13 @@ NVVM::WGMMATypes wgmmaType(ElemKind kind) {
   }
 }
 
-/// The accumulator register the rest of the kernel carries: f32, or i32
-/// for s32 and for f16 packed two to a register (as mma.sync's).
-Type accumulatorRegister(MLIRContext *ctx, ElemKind acc) {
-  if (acc == ElemKind::F32)
-    return Float32Type::get(ctx);
-  return IntegerType::get(ctx, 32);
-}
-
 /// The type of one field of the struct nvvm.wgmma.mma_async reads and
-/// writes: the register, except packed f16, which it spells vector<2xf16>.
-Type accumulatorField(MLIRContext *ctx, ElemKind acc) {
-  if (acc == ElemKind::F16)
+/// writes: the accumulator register, except packed f16, which it spells
+/// vector<2xf16>.
+Type accumulatorField(MLIRContext *ctx, const MmaFact &fact) {
+  if (fact.acc == ElemKind::F16)
     return VectorType::get({2}, Float16Type::get(ctx));
-  return accumulatorRegister(ctx, acc);
+  return accumulatorRegisterType(ctx, fact);
 }
 
 /// The wgmma lowering of one kernel.
@@ -98,7 +91,7 @@ public:
   WgmmaLowering(gpu::GPUFuncOp kernel, const KernelInstruction &selected,
                 int64_t blockN)
       : CpAsyncLowering(kernel, selected), blockN(blockN),
-        accReg(accumulatorRegister(kernel.getContext(), fact.acc)) {}
+        accReg(accumulatorRegisterType(kernel.getContext(), fact)) {}
 
   /// The kernel's shapes passed the legality module's warpgroup rules in
   /// selectInstruction (checkSchedule on the config its tile ops imply).
@@ -178,7 +171,7 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
 
     // The accumulator as the struct wgmma reads and writes.
     SmallVector<Value> regs = unpackAccumulator(rewriter, loc, adaptor.getAcc());
-    Type field = accumulatorField(ctx, fact.acc);
+    Type field = accumulatorField(ctx, fact);
     Type reg = lowering.getAccumulatorRegister();
     SmallVector<Type> fields(regs.size(), field);
     auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
