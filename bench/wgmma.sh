@@ -38,6 +38,8 @@ prepare() {
       local chip=sm_90
       [ "$lowering" = wgmma ] && chip=sm_90a
       local tag="$name-${block//,/x}-w${warps//,/x}-s$stages-r$raster"
+      # Layouts other than (row, col) name the kernel too.
+      [ "$la$lb" = rowcol ] || tag="$name-$la$lb-${tag#$name-}"
       # Optional schedule switches (pipeline options set to true), e.g.
       # warp-specialize,tma,setmaxnreg; they name the kernel too.
       local switches=""

@@ -23,8 +23,13 @@ elements of a 16-bit type (the same bytes for other widths: 8 to 64 for
 tf32, 32 to 256 for 8-bit, 64 to 512 for 4-bit types), 4 or 8 warps
 (WM x WN), 2 to 5 stages, at raster 1 and (ptx) the xor layout; raster 8
 and the pad layout as variants of the best two (--extras). The suite's
-default config is always a candidate. Shape classes: square-large
-(4096^3), llm (4096x11008x4096) and skinny (128x4096x4096).
+default config is always a candidate. wgmma (compiled and checked for
+sm_90a, whatever --chip says) takes BN in {64, 128, 192, 256} and 2 to 6
+stages over the same BM, BK and warps, of which the legality module keeps
+the warpgroup tiles (warps [4, 1] or [8, 1], BM 16 x WM, BK 128 bytes):
+36 per precision; its default config (gemmbench.precisions.wgmma_default)
+is always a candidate. Shape classes: square-large (4096^3), llm
+(4096x11008x4096) and skinny (128x4096x4096).
 
 The whole plan is sized to fit --budget-s of GPU-host time (18 minutes of
 the 20 a re-tune may take) by the estimate of gemmbench/plan.py; `run`
@@ -42,9 +47,11 @@ from gemmbench.kernels import (Kernel, compile_many, find_tools,
                                require_tools)
 from gemmbench.plan import (PlanLine, estimate_seconds,
                             shape_text, write_plan)
-from gemmbench.precisions import (LOWERINGS, PRECISIONS, REPO,
-                                  TileConfig, by_types, config_tag,
-                                  has_lowering, select, suite_defaults)
+from gemmbench.precisions import (FAMILIES, LOWERINGS, PRECISIONS, REPO,
+                                  WGMMA_CHIP, TileConfig, by_types,
+                                  config_tag, database_chip, has_lowering,
+                                  kernel_chip, select, suite_defaults,
+                                  wgmma_default)
 from gemmbench.runner import run_directory
 
 CLASSES = collections.OrderedDict([
@@ -56,9 +63,15 @@ BLOCK_MN = (64, 128, 256)
 BK_BYTES = (32, 64, 128, 256)  # BK 16..128 for 16-bit types
 WARPS = ((1, 4), (2, 2), (4, 1), (1, 8), (2, 4), (4, 2), (8, 1))
 STAGES = (2, 3, 4, 5)
+# wgmma: one instruction covers the block tile N (the legality module's
+# `warpgroup` rule), and the TMA producer keeps deeper pipelines fed; the
+# other axes are the ones above, whose warpgroup tiles the legality module
+# keeps (warps [4k, 1], BM = 16 x WM, BK = 128 bytes).
+WGMMA_BN = (64, 128, 192, 256)
+WGMMA_STAGES = (2, 3, 4, 5, 6)
 TAGS = ["precision", "lowering", "shape_class", "block", "warps", "stages",
         "raster", "swizzle"]
-NO_SWIZZLE = "-"  # the swizzle tag of wmma kernels
+NO_SWIZZLE = "-"  # the swizzle tag of wmma and wgmma kernels
 # The whole re-tune must fit 20 minutes of GPU-host time; the plan aims at
 # 18 to leave room for the estimate's error.
 BUDGET_S = 1080
@@ -82,6 +95,11 @@ MAX_SPILL_BYTES = 32
 # Registers besides the accumulator (fragments, addresses), a guess for
 # occupancy.
 OTHER_REGS = 96
+# wgmma: the producer warpgroup the block adds to its consumer warps, and
+# the registers a consumer needs beside its accumulator (descriptors, the
+# loop's state: the compiler's kWgmmaRegisterHeadroom).
+PRODUCER_THREADS = 128
+WGMMA_OTHER_REGS = 40
 # Bytes of operand tiles in flight per SM that cover HBM latency, roughly
 # (bandwidth per SM x latency).
 INFLIGHT_BYTES = 64 * 1024
@@ -94,13 +112,29 @@ def bk_values(precision):
     return tuple(b * 8 // precision.bits for b in BK_BYTES)
 
 
+def default_swizzle(lowering):
+    """The layout a lowering's candidates start from: xor for ptx; wmma's
+    and wgmma's kernels have no swizzle option."""
+    return "xor" if lowering == "ptx" else NO_SWIZZLE
+
+
+def tile_axes(precision, lowering):
+    """The values enumerate_tiles() combines: block M, block N, block K,
+    warps, stages."""
+    if lowering == "wgmma":
+        return BLOCK_MN, WGMMA_BN, bk_values(precision), WARPS, WGMMA_STAGES
+    return BLOCK_MN, BLOCK_MN, bk_values(precision), WARPS, STAGES
+
+
 _LEGALITY = {}
 
 
-def load_legality(tgemm_opt):
+def load_legality(tgemm_opt, chip):
     """The legality module (tgemm::checkForTarget and the shared-memory
     plan), through the Python extension built beside `tgemm_opt`
-    (BUILD/bin/tgemm-opt -> BUILD/python)."""
+    (BUILD/bin/tgemm-opt -> BUILD/python), for the GPU `chip` (each
+    lowering's kernels are checked for kernel_chip(lowering, chip))."""
+    _LEGALITY["chip"] = chip
     if "check" not in _LEGALITY:
         build = os.path.dirname(os.path.dirname(os.path.abspath(tgemm_opt)))
         sys.path.insert(0, os.path.join(build, "python"))
@@ -115,24 +149,35 @@ def load_legality(tgemm_opt):
 
 def legality(precision, lowering, config, swizzle):
     """The compiler's verdict on a candidate (dynamic sizes, A row-major, B
-    column-major, on sm_90): {rule, message, shared_memory}, cached."""
-    key = (precision.name, lowering, config, swizzle)
+    column-major, on the chip the lowering's kernels compile for:
+    kernel_chip(lowering, the GPU's chip), sm_90a for wgmma): {rule,
+    message, shared_memory}, cached."""
+    check = _LEGALITY.get("check")
+    if check is None:
+        raise SystemExit("tune.py: load_legality() first")
+    chip = kernel_chip(lowering, _LEGALITY["chip"])
+    key = (precision.name, lowering, config, swizzle, chip)
     if key not in _LEGALITY:
-        check = _LEGALITY.get("check")
-        if check is None:
-            raise SystemExit("tune.py: load_legality() first")
         _LEGALITY[key] = check(
             precision.a, precision.b, precision.acc, precision.c, True, False,
             None, None, None, list(config.block), list(config.warps),
-            config.stages, config.raster, "sm_90", lowering,
+            config.stages, config.raster, chip, lowering,
             None if swizzle == NO_SWIZZLE else swizzle)
     return _LEGALITY[key]
 
 
 def ring_bytes(precision, config, swizzle, lowering):
     """The kernel's dynamic shared memory as the compiler plans it (rings,
-    padding and epilogue scratch): what the manifest will say."""
-    return legality(precision, lowering, config, swizzle)["shared_memory"]
+    padding and epilogue scratch): what the manifest will say. Only for a
+    candidate that prune() keeps: the legality module plans no shared
+    memory for a config that an earlier rule rejects."""
+    verdict = legality(precision, lowering, config, swizzle)
+    if verdict["rule"] is not None:
+        raise ValueError("tune.py: %s %s %s is illegal (%s: %s); prune() "
+                         "drops it before it is scored" % (
+                             precision.name, lowering, config_tag(config),
+                             verdict["rule"], verdict["message"]))
+    return verdict["shared_memory"]
 
 
 def acc_regs(precision, config):
@@ -142,12 +187,20 @@ def acc_regs(precision, config):
     return (bm // wm) * (bn // wn) * acc_bytes // (4 * 32)
 
 
+def block_threads(lowering, config):
+    """A block's threads: its warps, and for wgmma the producer warpgroup
+    besides the consumer warps."""
+    threads = 32 * config.warps[0] * config.warps[1]
+    return threads + PRODUCER_THREADS if lowering == "wgmma" else threads
+
+
 def prune(precision, lowering, config, swizzle):
-    """Why a candidate is not worth compiling: None, 'registers' (the
-    accumulator alone needs more than MAX_ACC_REGS per thread, which
-    spills), or the name of the legality rule the compiler would reject it
-    by ('shared-memory', 'warp-tile', ...)."""
-    if acc_regs(precision, config) > MAX_ACC_REGS:
+    """Why a candidate is not worth compiling: None, 'registers' (wmma,
+    ptx: the accumulator alone needs more than MAX_ACC_REGS per thread,
+    which spills), or the name of the legality rule the compiler would
+    reject it by ('shared-memory', 'warp-tile', 'warpgroup', ...; wgmma's
+    accumulator budget is the legality module's own 'registers' rule)."""
+    if lowering != "wgmma" and acc_regs(precision, config) > MAX_ACC_REGS:
         return "registers"
     return legality(precision, lowering, config, swizzle)["rule"]
 
@@ -157,13 +210,16 @@ def score(precision, lowering, config, swizzle, shape):
     resident block slots busy over the waves, times the fraction of the
     tiles' area inside the matrix, times how well the stages in flight
     cover memory latency, times operand reuse of the warp and block tiles
-    (saturating at 64x64 warp tiles and 128x128 block tiles). Only orders
-    candidates; the GPU decides."""
+    (saturating at 64x64 warp tiles and 128x128 block tiles; for wgmma,
+    whose warpgroups read both operands from shared memory, the warpgroup's
+    64-row tile stands for the warp tile). Only orders candidates; the GPU
+    decides. `config` must pass prune()."""
     m, n, _ = shape
     bm, bn, bk = config.block
     wm, wn = config.warps
-    threads = 32 * wm * wn
-    regs = min(255, acc_regs(precision, config) + OTHER_REGS)
+    threads = block_threads(lowering, config)
+    others = WGMMA_OTHER_REGS if lowering == "wgmma" else OTHER_REGS
+    regs = min(255, acc_regs(precision, config) + others)
     regs = (regs + 7) // 8 * 8
     smem = ring_bytes(precision, config, swizzle, lowering)
     per_sm = min(SMEM_PER_SM // (smem + 1024), THREADS_PER_SM // threads,
@@ -180,22 +236,28 @@ def score(precision, lowering, config, swizzle, shape):
     inflight = resident * (config.stages - 1) * (bm + bn) * bk * \
         precision.bits / 8.0
     cover = min(1.0, inflight / INFLIGHT_BYTES)
-    warp_m, warp_n = bm // wm, bn // wn
+    if lowering == "wgmma":
+        warp_m, warp_n = bm // max(1, wm // 4), bn // wn
+    else:
+        warp_m, warp_n = bm // wm, bn // wn
     warp_reuse = min(1.0, warp_m * warp_n / float(warp_m + warp_n) / 32.0)
     block_reuse = min(1.0, bm * bn / float(bm + bn) / 64.0)
     return utilization * inside * cover * math.sqrt(warp_reuse * block_reuse)
 
 
 def enumerate_tiles(precision, lowering, pruned):
-    """Every (block, warps, stages) at raster 1 and the default layout that
-    passes prune(); counts the others in `pruned` by reason."""
-    swizzle = "xor" if lowering == "ptx" else NO_SWIZZLE
+    """Every (block, warps, stages) of tile_axes() at raster 1 and the
+    default layout that passes prune(); counts the others in `pruned` by
+    reason."""
+    swizzle = default_swizzle(lowering)
+    block_m, block_n, block_k, warps_values, stages_values = tile_axes(
+        precision, lowering)
     out = []
-    for bm in BLOCK_MN:
-        for bn in BLOCK_MN:
-            for bk in bk_values(precision):
-                for warps in WARPS:
-                    for stages in STAGES:
+    for bm in block_m:
+        for bn in block_n:
+            for bk in block_k:
+                for warps in warps_values:
+                    for stages in stages_values:
                         config = TileConfig((bm, bn, bk), warps, stages, 1)
                         why = prune(precision, lowering, config, swizzle)
                         if why:
@@ -205,13 +267,24 @@ def enumerate_tiles(precision, lowering, pruned):
     return out
 
 
+def depth(lowering, config):
+    """What rank() varies within a block tile family: block K, or for
+    wgmma (whose block K is fixed at 128 bytes) the stages."""
+    return config.stages if lowering == "wgmma" else config.block[2]
+
+
 def rank(precision, lowering, tiles, shape, cap, extras, seeds=()):
     """The candidates for one shape class in the order to try them: the
-    seeds (the suite's default config) first, then by score (ties: less
-    shared memory first), at most two per (block M, N, warps), with
-    different BK, until every such family had its turn; raster 8 (and, for
-    ptx, pad) variants of the two that score best take up to a quarter of
-    `cap`; the rest follow, to replace what the compiler rejects."""
+    seeds (the family's default config) that prune() keeps first, then by
+    score (ties: less shared memory first), at most two per (block M, N,
+    warps), with different depth(), until every such family had its turn;
+    raster 8 (and, for ptx, pad) variants of the two that score best take
+    up to a quarter of `cap`; the rest follow, to replace what the
+    compiler rejects. Every candidate scored has passed prune(): `tiles`
+    come from enumerate_tiles()."""
+    seeds = [s for s in seeds
+             if not prune(precision, lowering, s.config, s.swizzle)]
+
     def key(c):
         return (-round(score(precision, lowering, c.config, c.swizzle,
                              shape), 3),
@@ -220,14 +293,14 @@ def rank(precision, lowering, tiles, shape, cap, extras, seeds=()):
     ordered = list(seeds) + sorted((c for c in tiles if c not in seeds),
                                    key=key)
     first, rest = [], []
-    per_family, seen_bk = collections.Counter(), set()
+    per_family, seen = collections.Counter(), set()
     for c in ordered:
         family = (c.config.block[:2], c.config.warps)
-        if per_family[family] < 2 and (family, c.config.block[2]) \
-                not in seen_bk:
+        axis = depth(lowering, c.config)
+        if per_family[family] < 2 and (family, axis) not in seen:
             first.append(c)
             per_family[family] += 1
-            seen_bk.add((family, c.config.block[2]))
+            seen.add((family, axis))
         else:
             rest.append(c)
     ordered = first + rest
@@ -326,6 +399,16 @@ def choose(precision, lowering, ranked, cap, compiled, records, compile_jobs,
                     chosen[c].append(candidate)
 
 
+def chips_text(lowerings, chip):
+    """'wmma, ptx for sm_90; wgmma for sm_90a': the chip each lowering's
+    kernels compile for on the GPU `chip`."""
+    groups = collections.OrderedDict()
+    for lowering in lowerings:
+        groups.setdefault(kernel_chip(lowering, chip), []).append(lowering)
+    return "; ".join("%s for %s" % (", ".join(l), c)
+                     for c, l in groups.items())
+
+
 def compiled_ok(result):
     return result["status"] == "ok" and max(
         result["spill_stores"] or 0,
@@ -335,12 +418,16 @@ def compiled_ok(result):
 def prepare(args):
     tools = find_tools(args.bin, args.ptxas)
     require_tools(tools)
-    load_legality(tools.opt)
+    load_legality(tools.opt, args.chip)
     if not os.path.exists(tools.ptxas):
         raise SystemExit("%s not found: the spill check needs ptxas "
                          "(--ptxas)" % tools.ptxas)
     precisions = select(args.only)
     lowerings = [l for l in args.lowerings.split(",") if l]
+    unknown = [l for l in lowerings if l not in FAMILIES]
+    if unknown:
+        raise SystemExit("unknown lowering %s; known: %s" % (
+            ", ".join(unknown), " ".join(FAMILIES)))
     classes = [c for c in args.classes.split(",") if c]
     for c in classes:
         if c not in CLASSES:
@@ -362,6 +449,9 @@ def prepare(args):
           "candidates each (--max-per %d, --budget-s %.0f: %.1f s per "
           "candidate slot)" % (len(groups), len(classes), cap, args.max_per,
                               args.budget_s, per_slot))
+    compiled_for = chips_text([l for l in lowerings
+                               if any(g[1] == l for g in groups)], args.chip)
+    print("== compiled and checked: %s" % compiled_for)
     sys.stdout.flush()
 
     if os.path.isdir(args.dir) and os.listdir(args.dir):
@@ -378,13 +468,16 @@ def prepare(args):
     for p, lowering in groups:
         pruned = collections.Counter()
         tiles = enumerate_tiles(p, lowering, pruned)
-        seeds = [Candidate(defaults[p.name], "xor" if lowering == "ptx"
-                           else NO_SWIZZLE)] if p.name in defaults else []
+        if lowering == "wgmma":
+            seeds = [Candidate(wgmma_default(p), NO_SWIZZLE)]
+        else:
+            seeds = [Candidate(defaults[p.name], default_swizzle(lowering))] \
+                if p.name in defaults else []
         ranked = {c: rank(p, lowering, tiles, CLASSES[c], cap, extras, seeds)
                   for c in classes}
         chosen = choose(p, lowering, ranked, cap, compiled, records,
                         lambda jobs: compile_many(
-                            [(k, args.chip, tools,
+                            [(k, kernel_chip(k.lowering, args.chip), tools,
                               os.path.join(args.dir, k.stem()))
                              for k in jobs], args.jobs),
                         batch_limit=4 * args.jobs)
@@ -416,7 +509,7 @@ def prepare(args):
                         ("swizzle", candidate.swizzle)])))
 
     with open(os.path.join(args.dir, "candidates.csv"), "w") as f:
-        f.write("precision,lowering,config,swizzle,status,registers,"
+        f.write("precision,lowering,config,swizzle,chip,status,registers,"
                 "spill_stores,spill_loads,dynamic_shared_memory,message\n")
         for p, lowering, kernel, r in records:
             status = r["status"]
@@ -425,7 +518,8 @@ def prepare(args):
             f.write(",".join([
                 p.name, lowering, config_tag(kernel.config),
                 dict(kernel.options).get("swizzle", "xor")
-                if lowering == "ptx" else NO_SWIZZLE, status,
+                if lowering == "ptx" else NO_SWIZZLE,
+                kernel_chip(lowering, args.chip), status,
                 "" if r["registers"] is None else str(r["registers"]),
                 "" if r["spill_stores"] is None else str(r["spill_stores"]),
                 "" if r["spill_loads"] is None else str(r["spill_loads"]),
@@ -441,7 +535,7 @@ def prepare(args):
     kernels = len({l.ptx for l in lines})
     write_plan(os.path.join(args.dir, "plan.txt"), TAGS, lines, [
         "tgemm tuning plan (scripts/tune.py prepare): %d runs of %d kernels "
-        "compiled for %s" % (len(lines), kernels, args.chip),
+        "compiled: %s" % (len(lines), kernels, compiled_for),
         "estimated GPU-host time: %.0f s (tgemm-run --reps 20 --warmup 5 "
         "per line)" % estimate])
     print("== %s/plan.txt: %d runs of %d kernels (%s/candidates.csv: %d "
@@ -485,20 +579,24 @@ def tie_key(config):
 
 
 def entry_key(e):
-    """Database order: precision as in PRECISIONS, wmma before ptx, shape."""
+    """Database order: precision as in PRECISIONS, lowering as in FAMILIES
+    (wmma, ptx, wgmma), shape."""
     p = by_types(e["a"], e["b"], e["acc"], e["c"])
     order = [q.name for q in PRECISIONS]
     return (order.index(p.name) if p else len(order),
             e["a"], e["b"], e["acc"], e["c"],
-            LOWERINGS.index(e["lowering"]) if e["lowering"] in LOWERINGS
-            else len(LOWERINGS), e["lowering"], e["m"], e["n"], e["k"])
+            FAMILIES.index(e["lowering"]) if e["lowering"] in FAMILIES
+            else len(FAMILIES), e["lowering"], e["m"], e["n"], e["k"])
 
 
 def pick_database(rows, chip):
     """The database of the fastest checked config per (chip, lowering,
-    types, shape); ties go by tie_key."""
+    types, shape); ties go by tie_key. A row counts for the database chip
+    of the chip its kernel was compiled for (database_chip: wgmma's sm_90a
+    rows are sm_90's, as the compiler looks them up)."""
+    rows = [dict(r, chip=database_chip(r["chip"])) for r in rows]
     if chip:
-        rows = [r for r in rows if r["chip"] == chip]
+        rows = [r for r in rows if r["chip"] == database_chip(chip)]
     chips = sorted({r["chip"] for r in rows})
     if len(chips) > 1:
         raise SystemExit("the CSV has runs for %s: choose one with --chip" %
@@ -594,7 +692,11 @@ def main(argv=None):
     pp.add_argument("--only", default="",
                     help="comma-separated precisions (default all): %s" %
                     ",".join(p.name for p in PRECISIONS))
-    pp.add_argument("--lowerings", default=",".join(LOWERINGS))
+    pp.add_argument("--lowerings", default=",".join(LOWERINGS),
+                    help="comma-separated families: %s (default %s; "
+                    "wgmma compiles for %s)" % (", ".join(FAMILIES),
+                                                ",".join(LOWERINGS),
+                                                WGMMA_CHIP))
     pp.add_argument("--classes", default=",".join(CLASSES),
                     help="shape classes: %s" % ", ".join(
                         "%s (%s)" % (c, shape_text(*s))
@@ -605,7 +707,8 @@ def main(argv=None):
                     help="GPU-host seconds for the whole plan")
     pp.add_argument("--extras", default="raster,pad",
                     help="variants of the best two tiles: raster (8), pad")
-    pp.add_argument("--chip", default="sm_90")
+    pp.add_argument("--chip", default="sm_90",
+                    help="the GPU's chip, which wmma and ptx compile for")
     pp.add_argument("--bin", help="folder of tgemm-opt and tgemm-translate")
     pp.add_argument("--ptxas", help="ptxas (default: PATH, else "
                     "/usr/local/cuda/bin/ptxas)")
@@ -628,7 +731,8 @@ def main(argv=None):
     kp.add_argument("csv")
     kp.add_argument("--out", default=os.path.join(REPO, "configs",
                                                   "h200.json"))
-    kp.add_argument("--chip", help="use only this chip's runs")
+    kp.add_argument("--chip", help="use only this chip's runs (those of "
+                    "sm_90a kernels count as sm_90's)")
     kp.add_argument("--merge", action="store_true",
                     help="keep the --out entries that the CSV does not "
                     "replace")

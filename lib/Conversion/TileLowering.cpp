@@ -25,6 +25,15 @@ int64_t mlir::tgemm::getElementBits(Type type) {
 Value RingLayout::chunkOffset(OpBuilder &b, Location loc, Value row,
                               Value chunk) const {
   IndexMath im{b, loc};
+  if (panelPitch > 0) {
+    // The chunk's panel, then its place in the panel's row.
+    int64_t perPanel = rowPitch / 16;
+    Value inPanel = im.rem(chunk, perPanel);
+    if (swizzle == RingSwizzle::Xor)
+      inPanel = arith::XOrIOp::create(b, loc, inPanel, im.rem(row, 8));
+    return im.add(im.mul(im.div(chunk, perPanel), panelPitch),
+                  im.add(im.mul(row, rowPitch), im.mul(inPanel, 16)));
+  }
   if (swizzle != RingSwizzle::Xor)
     return im.add(im.mul(row, rowPitch), im.mul(chunk, 16));
   auto xorLow3 = [&](Value x, Value key) {
@@ -41,7 +50,7 @@ Value RingLayout::chunkOffset(OpBuilder &b, Location loc, Value row,
 Value RingLayout::byteOffset(OpBuilder &b, Location loc, Value row,
                              Value byteCol) const {
   IndexMath im{b, loc};
-  if (swizzle != RingSwizzle::Xor)
+  if (swizzle != RingSwizzle::Xor && panelPitch == 0)
     return im.add(im.mul(row, rowPitch), byteCol);
   return im.add(chunkOffset(b, loc, row, im.div(byteCol, 16)),
                 im.rem(byteCol, 16));
@@ -75,12 +84,13 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     ::tgemm::RingPlan planned = ::tgemm::planRing(
         offset, type.getStages(), type.getRows(), type.getCols(),
         getElementBits(type.getElementType()), swizzle, schedule.padding,
-        plan.alignment);
+        plan.alignment, ::tgemm::ringPanelBytes(fact.family));
     RingLayout ring;
     ring.offset = planned.offset;
     ring.rowBytes = planned.rowBytes;
     ring.rowPitch = planned.rowPitch;
     ring.stagePitch = planned.stagePitch;
+    ring.panelPitch = planned.panelPitch;
     ring.elementBits = planned.elementBits;
     ring.swizzle = planned.swizzle;
     offset = planned.offset + planned.sizeBytes();

@@ -145,9 +145,19 @@ int64_t tgemm::ringAlignment(Family family) {
   return family == Family::Wgmma ? 1024 : kRingAlignment;
 }
 
+int64_t tgemm::ringPanelBytes(Family family) {
+  return family == Family::Wgmma ? 128 : 0;
+}
+
+std::array<int64_t, 2> tgemm::tensorMapBox(int64_t rows, int64_t cols,
+                                           int64_t elementBits) {
+  return {rows, std::min<int64_t>(cols, 128 * 8 / elementBits)};
+}
+
 RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
                          int64_t cols, int64_t elementBits, Swizzle swizzle,
-                         int64_t padding, int64_t alignment) {
+                         int64_t padding, int64_t alignment,
+                         int64_t panelBytes) {
   RingPlan ring;
   ring.swizzle = swizzle;
   ring.elementBits = elementBits;
@@ -156,6 +166,14 @@ RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
   ring.rowBytes = cols * elementBits / 8;
   ring.rowPitch = ring.rowBytes + (swizzle == Swizzle::Pad ? padding : 0);
   ring.stagePitch = rows * ring.rowPitch;
+  if (panelBytes > 0 && ring.rowBytes > panelBytes) {
+    // Whole panels only: the legality module's tile rules keep a paneled
+    // row a multiple of the panel.
+    int64_t panels = llvm::divideCeil(ring.rowBytes, panelBytes);
+    ring.rowPitch = panelBytes;
+    ring.panelPitch = rows * panelBytes;
+    ring.stagePitch = panels * ring.panelPitch;
+  }
   ring.offset = llvm::alignTo(offset, alignment);
   return ring;
 }
@@ -182,10 +200,12 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
   RingShapes shapes = ringShapes(p, c);
   Swizzle swizzle = family == Family::Wmma ? Swizzle::Pad : s.swizzle;
   int64_t alignment = ringAlignment(family);
+  int64_t panel = ringPanelBytes(family);
   plan.a = planRing(0, c.stages, shapes.aRows, shapes.aCols, bitWidth(p.a),
-                    swizzle, s.padding, alignment);
+                    swizzle, s.padding, alignment, panel);
   plan.b = planRing(plan.a.offset + plan.a.sizeBytes(), c.stages, shapes.bRows,
-                    shapes.bCols, bitWidth(p.b), swizzle, s.padding, alignment);
+                    shapes.bCols, bitWidth(p.b), swizzle, s.padding, alignment,
+                    panel);
   int64_t ringsEnd = plan.b.offset + plan.b.sizeBytes();
   if (s.warpSpecialize) {
     plan.barrierOffset = llvm::alignTo(ringsEnd, kBarrierBytes);
@@ -415,14 +435,15 @@ Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
                       quoted(p.a), layouts())
             .str());
   // wgmma reads K-major operands (A row-major, B column-major) through its
-  // descriptors; the transposed 16-bit forms are not lowered yet.
-  if (t.family == Family::Wgmma && !rowCol)
+  // descriptors, and MN-major ones through the transpose bits, which exist
+  // for 16-bit types only (PTX ISA, "wgmma.mma_async": imm-trans-a and
+  // imm-trans-b).
+  if (t.family == Family::Wgmma && !rowCol && bitWidth(p.a) != 16)
     return violation(
         "layout",
-        llvm::formatv("the wgmma lowering reads K-major operands, "
-                      "layout(row, col); got {0} (the ptx lowering serves "
-                      "the other layouts)",
-                      layouts())
+        llvm::formatv("wgmma transposes 16-bit operands only: {0} operands "
+                      "must be K-major, layout(row, col); got {1}",
+                      quoted(p.a), layouts())
             .str());
   if (fact->minSm > t.chip->sm)
     return violation("chip", llvm::formatv("{0} with {1} operands needs sm_{2} "
@@ -560,8 +581,19 @@ Verdict tgemm::checkWarpgroups(const Problem &p, const TileConfig &c) {
                           : "a multiple of 8 up to 256",
                       bn)
             .str());
-  // The 128-byte swizzle of the descriptors: one ring row is one 128-byte
-  // line.
+  // A row-major B is stored K x N, in panels of 64 columns (one 128-byte
+  // line of 16-bit elements each) that one descriptor steps over.
+  if (p.rowB && bn * bitWidth(p.b) % (8 * ringPanelBytes(Family::Wgmma)) != 0)
+    return violation(
+        "warpgroup",
+        llvm::formatv("a row-major B is read in panels of 128 bytes: block "
+                      "tile N must be a multiple of {0} for {1}, got {2}",
+                      8 * ringPanelBytes(Family::Wgmma) / bitWidth(p.b),
+                      irSpelling(p.b), bn)
+            .str());
+  // The 128-byte swizzle of the descriptors: one k-tile is one 128-byte
+  // line of a K-major row, or 128 bytes' worth of rows of an MN-major
+  // panel.
   int64_t rowBytes = bk * bitWidth(p.a) / 8;
   if (rowBytes != 128)
     return violation(

@@ -671,8 +671,12 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
       ::tgemm::runtime::TensorMapArg map;
       map.operand = index == 0 ? ::tgemm::runtime::Operand::A
                                : ::tgemm::runtime::Operand::B;
-      map.box = index == 0 ? std::array<int64_t, 2>{shapes.aRows, shapes.aCols}
-                           : std::array<int64_t, 2>{shapes.bRows, shapes.bCols};
+      auto type = cast<MemRefType>(operand.getType());
+      map.box = index == 0
+                    ? ::tgemm::tensorMapBox(shapes.aRows, shapes.aCols,
+                                            type.getElementTypeBitWidth())
+                    : ::tgemm::tensorMapBox(shapes.bRows, shapes.bCols,
+                                            type.getElementTypeBitWidth());
       map.swizzle = 128;
       tensorMaps.push_back(map);
       operands.push_back(TensorMapOp::create(

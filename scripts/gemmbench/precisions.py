@@ -41,8 +41,10 @@ BY_NAME = {p.name: p for p in PRECISIONS}
 # (cp.async, ldmatrix, mma.sync), and Hopper's TMA + mbarriers +
 # wgmma.mma_async.
 FAMILIES = ("wmma", "ptx", "wgmma")
-# The families scripts/tune.py tunes (its default --lowerings): it scores
-# and checks candidates for sm_90, which wgmma's kernels (sm_90a) are not.
+# The families scripts/tune.py tunes by default (its --lowerings): wgmma is
+# tuned on request (--lowerings ptx,wgmma, docs/tuning.md), since a third
+# family in the same GPU-time budget would cut every family's candidates
+# by a third.
 LOWERINGS = ("wmma", "ptx")
 # wgmma is an architecture-specific instruction: its kernels compile for
 # sm_90a (the PTX runs on any sm_90 GPU, the H200); the others for the
@@ -70,6 +72,14 @@ def has_lowering(precision, lowering):
 def kernel_chip(lowering, chip):
     """The chip that a lowering's kernels compile for on the GPU `chip`."""
     return WGMMA_CHIP if lowering == "wgmma" else chip
+
+
+def database_chip(chip):
+    """The chip whose tuned database entries a kernel compiled for `chip`
+    belongs to: sm_90a is sm_90 with more instructions, and the compiler's
+    `config auto` looks sm_90a's configs up among sm_90's entries
+    (lib/Transforms/SelectConfig.cpp)."""
+    return chip.rstrip("a")
 
 
 def select(only):

@@ -3,7 +3,8 @@
 
 // The wgmma family's rules, from the legality module: warpgroups of 4 warps
 // stacked along M with 16 rows each, a block N one wgmma covers, 128-byte
-// ring rows for the swizzled descriptors, K-major operands, the types it
+// ring rows for the swizzled descriptors, K-major operands but for 16-bit
+// types, panels of a row-major B, the types it
 // computes, the async copies it reads.
 
 // Two warpgroups of 64 x 128, 4 stages of 128-byte rows: legal.
@@ -46,11 +47,48 @@ func.func @block_k(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf3
 
 // -----
 
-func.func @layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{the wgmma lowering reads K-major operands, layout(row, col); got layout(row, row) (the ptx lowering serves the other layouts)}}
+// Transposed 16-bit operands: legal in every layout.
+func.func @layouts(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  tgemm.matmul %a, %b, %c layout(col, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  tgemm.matmul %a, %b, %c layout(col, row) acc(f32)
+      config(<block = [64, 64, 64], warps = [4, 1], stages = 4>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @layout_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{wgmma transposes 16-bit operands only: 'i8' operands must be K-major, layout(row, col); got layout(col, col)}}
+  tgemm.matmul %a, %b, %c layout(col, col) acc(i32)
+      config(<block = [128, 128, 128], warps = [8, 1], stages = 4>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  return
+}
+
+// -----
+
+func.func @layout_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{wgmma transposes 16-bit operands only: 'f32' operands must be K-major, layout(row, col); got layout(row, row)}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [128, 128, 32], warps = [8, 1], stages = 4>)
+      : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// A row-major B's ring holds 64-column panels.
+func.func @row_major_b_panels(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{a row-major B is read in panels of 128 bytes: block tile N must be a multiple of 64 for bf16, got 96}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [128, 96, 64], warps = [8, 1], stages = 4>)
+      : memref<?x?xbf16>, memref<?x?xbf16>, memref<?x?xf32>
   return
 }
 

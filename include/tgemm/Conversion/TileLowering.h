@@ -32,12 +32,16 @@ using ::tgemm::MmaFact;
 using RingSwizzle = ::tgemm::Swizzle;
 
 /// Where one `!tgemm.smem` ring lives: rows are `rowPitch` bytes apart
-/// (the row's data plus padding), stages `stagePitch` bytes apart.
+/// (the row's data plus padding), stages `stagePitch` bytes apart. A
+/// paneled ring (`panelPitch` > 0) holds rows wider than `rowPitch` as
+/// panels of `rowPitch` bytes, each panel of every row of a stage in one
+/// block, `panelPitch` bytes apart.
 struct RingLayout {
   int64_t offset = 0;     // bytes from the start of dynamic shared memory
   int64_t rowBytes = 0;   // bytes of data per row
   int64_t rowPitch = 0;   // bytes from one row to the next
   int64_t stagePitch = 0; // bytes from one stage to the next
+  int64_t panelPitch = 0; // bytes from one panel to the next (0: none)
   int64_t elementBits = 0;
   RingSwizzle swizzle = RingSwizzle::None;
 

@@ -22,6 +22,7 @@
 #include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Target/InstructionFacts.h"
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -124,8 +125,12 @@ struct Target {
 };
 
 /// One ring of the plan: rows `rowPitch` bytes apart, stages `stagePitch`.
+/// A paneled ring (`panelPitch` > 0) splits each row into panels of
+/// `rowPitch` bytes: panel p of every row of a stage lies in one block,
+/// `panelPitch` bytes after panel p - 1's.
 struct RingPlan {
   int64_t offset = 0, rows = 0, rowBytes = 0, rowPitch = 0, stagePitch = 0;
+  int64_t panelPitch = 0;
   int64_t stages = 0, elementBits = 0;
   Swizzle swizzle = Swizzle::None;
   int64_t sizeBytes() const { return stages * stagePitch; }
@@ -153,12 +158,26 @@ constexpr int64_t kRingAlignment = 128;
 /// 8 rows of 128 bytes and is computed from the address (PTX ISA, "Matrix
 /// Descriptor Format").
 int64_t ringAlignment(Family family);
+/// The widest row `family` reads from one block of a ring: 128 bytes for
+/// wgmma, whose 128-byte swizzled descriptors read 8-row groups of 128-byte
+/// rows, so a wider row (a K x M tile of a column-major A, a K x N tile of a
+/// row-major B) is stored as panels of 128 bytes; 0 (no limit) otherwise.
+int64_t ringPanelBytes(Family family);
 
 /// The ring of a `rows` x `cols` tile of `elementBits`-bit elements, with
-/// `stages` stages, at `offset` (rounded up to `alignment`).
+/// `stages` stages, at `offset` (rounded up to `alignment`); rows wider than
+/// `panelBytes` (when it is not 0) are split into panels of that width.
 RingPlan planRing(int64_t offset, int64_t stages, int64_t rows, int64_t cols,
                   int64_t elementBits, Swizzle swizzle, int64_t padding,
-                  int64_t alignment = kRingAlignment);
+                  int64_t alignment = kRingAlignment, int64_t panelBytes = 0);
+
+/// The box of the tensor map that copies a `rows` x `cols` tile of
+/// `elementBits`-bit elements into a ring with the 128-byte swizzle: every
+/// row, and as many columns as one 128-byte line holds (the CUDA driver
+/// API's cuTensorMapEncodeTiled: with a swizzle, the box's inner extent is
+/// at most the swizzle's span). A wider tile is copied one panel at a time.
+std::array<int64_t, 2> tensorMapBox(int64_t rows, int64_t cols,
+                                    int64_t elementBits);
 
 /// Bytes of epilogue scratch the lowering of `fact` needs for a block of
 /// `warps` warps with a `warpTileN`-wide warp tile, and whether it overlays

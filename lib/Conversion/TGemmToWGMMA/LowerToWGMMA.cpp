@@ -16,6 +16,12 @@
 //   byte offset >> 4 (16-29, unused for swizzled K-major operands), the
 //   stride byte offset >> 4 (32-45) and the swizzle (62-63, 1 = 128 bytes);
 //   the k16 steps of a 128-byte row start 32 bytes apart;
+// - an MN-major operand (a column-major A, a row-major B; 16-bit types
+//   only, through the instruction's transpose bits) with the 128-byte
+//   swizzle is read as panels of 64 elements along M or N: 8 k-rows of
+//   128 bytes form a 1024-byte group, groups follow each other along K
+//   (the stride byte offset, 1024) and panels along M or N (the leading
+//   byte offset, the ring's panel pitch); a k16 step is 16 rows;
 // - wgmma.fence orders the accumulator registers before the first wgmma,
 //   commit_group / wait_group bound the asynchronous multiplies;
 // - shared memory that generic-proxy writes (cp.async, st.shared) filled is
@@ -126,9 +132,12 @@ public:
   Type accReg;
 };
 
-/// The matrix descriptor of a K-major, 128-byte swizzled operand whose
-/// first row starts at `ptr` (a shared-memory pointer).
-Value makeDescriptor(OpBuilder &b, Location loc, Value ptr) {
+/// The matrix descriptor of a 128-byte swizzled operand whose first row
+/// starts at `ptr` (a shared-memory pointer), with 8-row groups 1024 bytes
+/// apart and `leadingBytes` between the panels of an MN-major operand (16,
+/// unused, for a K-major one).
+Value makeDescriptor(OpBuilder &b, Location loc, Value ptr,
+                     int64_t leadingBytes) {
   Type i64 = b.getI64Type();
   auto c = [&](int64_t v) {
     return arith::ConstantIntOp::create(b, loc, i64, v).getResult();
@@ -137,11 +146,29 @@ Value makeDescriptor(OpBuilder &b, Location loc, Value ptr) {
                                          sharedAddress32(b, loc, ptr));
   Value start = arith::ShRUIOp::create(
       b, loc, arith::AndIOp::create(b, loc, address, c(0x3FFFF)), c(4));
-  int64_t fixed = (int64_t(1) << 16) |                        // leading: 16 B
+  int64_t fixed = (int64_t(leadingBytes >> 4) << 16) |        // leading
                   (int64_t(kSwizzleGroupBytes >> 4) << 32) | // stride
                   (int64_t(1) << 62);                        // 128 B swizzle
   return arith::OrIOp::create(b, loc, start, c(fixed));
 }
+
+/// How a warpgroup's wgmma reads one operand from its stage: where its
+/// slice starts, how far one k-step moves, and the descriptor's leading
+/// byte offset.
+struct OperandWalk {
+  int64_t stepBytes;    // between k-steps
+  int64_t leadingBytes; // the descriptor's leading byte offset
+  bool transposed;      // MN-major
+
+  /// A K-major ring holds K along its 128-byte rows; an MN-major one (16-bit
+  /// only) holds K down its rows.
+  static OperandWalk get(const RingLayout &ring, bool kMajor, int64_t kStep) {
+    if (kMajor)
+      return {kStep * ring.elementBits / 8, 16, false};
+    return {kStep * ring.rowPitch,
+            ring.panelPitch > 0 ? ring.panelPitch : ring.rowPitch * 8, true};
+  }
+};
 
 /// A warpgroup's multiply: every k16 step of the op's slice as one wgmma
 /// of 64 x N (N the block tile's), A from the warpgroup's 64 rows of the A
@@ -163,11 +190,22 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
         ringA.stagePointer(rewriter, loc, adaptor.getA(), adaptor.getAStage());
     Value stageB =
         ringB.stagePointer(rewriter, loc, adaptor.getB(), adaptor.getBStage());
-    // The warpgroup's first row: the warp's, rounded down to 64.
+    // The warpgroup's first row of A: the warp's, rounded down to 64. Its
+    // slice starts at that row of a K-major A, at the panel holding that
+    // column of an MN-major one (row 0, where the swizzle leaves chunks in
+    // place).
+    bool kMajorA = op.getLayoutA() == Layout::Row;
+    bool kMajorB = op.getLayoutB() == Layout::Col;
     Value groupRow =
         im.mul(im.div(adaptor.getWarpRow(), kWarpgroupRows), kWarpgroupRows);
-    Value baseA = offsetSharedPointer(rewriter, loc, stageA,
-                                      im.mul(groupRow, ringA.rowPitch));
+    Value sliceA =
+        kMajorA ? im.mul(groupRow, ringA.rowPitch)
+                : ringA.chunkOffset(
+                      rewriter, loc, im.c(0),
+                      im.div(im.mul(groupRow, ringA.elementBits), 8 * 16));
+    Value baseA = offsetSharedPointer(rewriter, loc, stageA, sliceA);
+    OperandWalk walkA = OperandWalk::get(ringA, kMajorA, fact.shape.k);
+    OperandWalk walkB = OperandWalk::get(ringB, kMajorB, fact.shape.k);
 
     // The accumulator as the struct wgmma reads and writes.
     SmallVector<Value> regs = unpackAccumulator(rewriter, loc, adaptor.getAcc());
@@ -189,23 +227,34 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
     auto one = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
     auto accumulate =
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one);
-    // K-major A is row-major, K-major B column-major: no transposes.
-    auto row = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row);
-    auto col = NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col);
-    int64_t stepBytes = fact.shape.k * ::tgemm::bitWidth(fact.a) / 8;
+    // K-major A is row-major, K-major B column-major; the other layout of
+    // each is its transpose.
+    auto layout = [&](NVVM::MMALayout l) {
+      return NVVM::MMALayoutAttr::get(ctx, l);
+    };
+    auto layoutA = layout(walkA.transposed ? NVVM::MMALayout::col
+                                           : NVVM::MMALayout::row);
+    auto layoutB = layout(walkB.transposed ? NVVM::MMALayout::row
+                                           : NVVM::MMALayout::col);
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     auto [kBegin, kEnd] = op.getKRange();
     for (int64_t k = kBegin; k < kEnd; k += fact.shape.k) {
-      int64_t offset = k / fact.shape.k * stepBytes;
+      int64_t step = k / fact.shape.k;
       Value descA = makeDescriptor(
-          rewriter, loc, offsetSharedPointer(rewriter, loc, baseA, im.c(offset)));
+          rewriter, loc,
+          offsetSharedPointer(rewriter, loc, baseA,
+                              im.c(step * walkA.stepBytes)),
+          walkA.leadingBytes);
       Value descB = makeDescriptor(
-          rewriter, loc, offsetSharedPointer(rewriter, loc, stageB, im.c(offset)));
+          rewriter, loc,
+          offsetSharedPointer(rewriter, loc, stageB,
+                              im.c(step * walkB.stepBytes)),
+          walkB.leadingBytes);
       acc = NVVM::WgmmaMmaAsyncOp::create(rewriter, loc, structType, acc, descA,
                                           descB, shape, typeA, typeB, typeD,
-                                          accumulate, one, one, row, col,
-                                          /*satfinite=*/nullptr);
+                                          accumulate, one, one, layoutA,
+                                          layoutB, /*satfinite=*/nullptr);
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(rewriter, loc);
     lowering.emitMmaWait(rewriter, loc, op.getInFlight().value_or(0));
@@ -315,9 +364,11 @@ struct ArriveBarrierLowering
 };
 
 /// cp.async.bulk.tensor.3d with the tensor map's coordinates (innermost
-/// first: column, row, matrix), completing on the stage's barrier. The
-/// copy engine writes the stage as the 128-byte swizzle places rows,
-/// which is the ring's XOR layout since stages start on 1024 bytes.
+/// first: column, row, matrix), completing on the stage's barrier: one copy
+/// per panel of a paneled ring (the tensor map's box is one panel wide).
+/// The copy engine writes the stage as the 128-byte swizzle places rows,
+/// which is the ring's XOR layout since stages and panels start on 1024
+/// bytes.
 struct BulkCopyTileLowering
     : public KernelPattern<BulkCopyTileOp, WgmmaLowering> {
   using KernelPattern::KernelPattern;
@@ -330,19 +381,28 @@ struct BulkCopyTileLowering
                                     adaptor.getStage());
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getStage());
-    SmallVector<Value> coordinates = {
-        i32Value(rewriter, loc, adaptor.getCol()),
-        i32Value(rewriter, loc, adaptor.getRow()),
-        i32Value(rewriter, loc, adaptor.getMatrix())};
-    // The CTA's shared memory is its part of the cluster's (a cluster of
-    // one without clusters).
-    Value destination = LLVM::AddrSpaceCastOp::create(
-        rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
-        stage);
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        rewriter, loc, destination, adaptor.getMap(), coordinates, barrier,
-        ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
-        /*isCTAOnly=*/false, nullptr, Value());
+    IndexMath im{rewriter, loc};
+    int64_t panels =
+        ring.panelPitch > 0 ? llvm::divideCeil(ring.rowBytes, ring.rowPitch)
+                            : 1;
+    int64_t panelColumns = ring.rowPitch * 8 / ring.elementBits;
+    for (int64_t p = 0; p < panels; ++p) {
+      SmallVector<Value> coordinates = {
+          i32Value(rewriter, loc, im.add(adaptor.getCol(), p * panelColumns)),
+          i32Value(rewriter, loc, adaptor.getRow()),
+          i32Value(rewriter, loc, adaptor.getMatrix())};
+      Value panel =
+          offsetSharedPointer(rewriter, loc, stage, im.c(p * ring.panelPitch));
+      // The CTA's shared memory is its part of the cluster's (a cluster of
+      // one without clusters).
+      Value destination = LLVM::AddrSpaceCastOp::create(
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+          panel);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, loc, destination, adaptor.getMap(), coordinates, barrier,
+          ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, nullptr, Value());
+    }
     rewriter.eraseOp(op);
     return success();
   }
