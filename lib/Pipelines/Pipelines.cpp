@@ -88,6 +88,8 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps());
+  // TMA descriptors travel in the launch's parameters.
+  pm.addPass(createTGemmTensorMapsByValue());
   // NVVM ops that are PTX templates (wgmma.mma_async) become inline PTX.
   pm.addNestedPass<gpu::GPUModuleOp>(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

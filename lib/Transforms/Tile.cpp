@@ -177,6 +177,7 @@ public:
       if (schedule.tma) {
         mapA = entry.getArgument(3);
         mapB = entry.getArgument(4);
+        mapsMade = entry.getArgument(5);
       }
     }
 
@@ -238,14 +239,9 @@ private:
     int64_t consumerThreads = consumers * ::tgemm::kWarpgroupThreads;
     Value useTma;
     if (schedule.tma) {
-      auto present = [&](Value map) {
-        Value address = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), map);
-        Value null = arith::ConstantIntOp::create(b, loc, b.getI64Type(), 0);
-        return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, address,
-                                     null)
-            .getResult();
-      };
-      useTma = arith::AndIOp::create(b, loc, present(mapA), present(mapB));
+      Value none = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+      useTma = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                     mapsMade, none);
     }
     // One arrival (with the bytes) per phase with TMA, one per producer
     // thread with cp.async.
@@ -601,8 +597,8 @@ private:
   // Set by build().
   Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles;
   // A warp-specialized kernel's barrier rings, the batch index, and the
-  // tensor maps of A and B (with tma).
-  Value full, empty, matrix, mapA, mapB;
+  // tensor maps of A and B and whether the runtime made both (with tma).
+  Value full, empty, matrix, mapA, mapB, mapsMade;
   AccumulatorType accType;
   FragsType fragsType;
   int64_t kStep = 0;
@@ -659,8 +655,9 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     if (general != type)
       operand = memref::CastOp::create(castBuilder, loc, general, operand);
   }
-  // With TMA, the tensor maps of A and B follow: the runtime makes them
-  // from the manifest's tensor_maps (the host's tgemm.tensor_map says so).
+  // With TMA, the tensor maps of A and B follow, passed by value
+  // (tgemm-tensor-maps-by-value): the runtime makes them from the
+  // manifest's tensor_maps (the host's tgemm.tensor_map says so).
   ::tgemm::TileConfig tile = getTileConfig(config);
   bool tma = schedule.warpSpecialize && schedule.tma;
   SmallVector<::tgemm::runtime::TensorMapArg> tensorMaps;
@@ -684,12 +681,19 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
           castBuilder.getDenseI64ArrayAttr(map.box),
           castBuilder.getI64IntegerAttr(map.swizzle)));
     }
+    // Then whether every map was made: 1 here; the runtime passes 0 where
+    // it cannot describe an operand, and the kernel copies with cp.async.
+    operands.push_back(
+        arith::ConstantIntOp::create(castBuilder, loc, 1, 32).getResult());
   }
   auto kernelType =
       FunctionType::get(ctx, ValueRange(operands).getTypes(), {});
   auto kernel = gpu::GPUFuncOp::create(kb, loc, baseName.str() + "_kernel",
                                        kernelType);
   kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  if (tma)
+    kernel->setAttr(kTensorMapParamsAttrName,
+                    kb.getI64IntegerAttr(static_cast<int64_t>(tensorMaps.size())));
   int32_t threads = ::tgemm::blockThreads(tile, schedule);
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
   // Without a target or a schedule of its own the op has the neutral

@@ -6,6 +6,7 @@ module turns its results into objects and its diagnostics into
 import glob
 import json
 import os
+import threading
 
 try:
     from . import _tgemm
@@ -81,6 +82,20 @@ class CompiledKernel:
         self.chip = chip
         # Warnings and remarks of a successful compilation.
         self.diagnostics = diagnostics
+        self._launcher = None
+        self._launcher_lock = threading.Lock()
+
+    def __call__(self, a, b, c, stream=None):
+        """Launches the kernel on CUDA tensors: C = alpha * A @ B + beta *
+        C, with A (M x K), B (K x N) and C (M x N) as torch tensors or
+        objects with __dlpack__ or __cuda_array_interface__, strided as the
+        kernel's layouts say; on `stream` or the current torch stream,
+        asynchronously. Returns c. See tgemm.launch."""
+        with self._launcher_lock:
+            if self._launcher is None:
+                from .launch import Launcher
+                self._launcher = Launcher(self)
+        return self._launcher(a, b, c, stream=stream)
 
     def _only_module(self):
         if len(self.modules) != 1:

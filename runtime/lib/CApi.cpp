@@ -5,10 +5,12 @@
 #include "tgemm/runtime/Error.h"
 #include "tgemm/runtime/GemmRunner.h"
 #include "tgemm/runtime/KernelBinary.h"
+#include "tgemm/runtime/Launcher.h"
 #include "tgemm/runtime/Manifest.h"
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 
@@ -18,8 +20,19 @@ struct tgemm_rt_kernel {
   KernelManifest manifest;
   // Destroyed in reverse order: the runner and module before the device.
   std::unique_ptr<Device> device;
-  std::unique_ptr<CompiledKernel> compiled;
+  std::unique_ptr<KernelLauncher> launcher;
+  // Made on the first run (it opens cuBLAS), so that a handle that only
+  // launches needs no library.
+  std::once_flag runnerOnce;
   std::unique_ptr<GemmRunner> runner;
+
+  GemmRunner &getRunner() {
+    std::call_once(runnerOnce, [&] {
+      runner = std::make_unique<GemmRunner>(
+          *device, manifest, launcher ? &launcher->kernel() : nullptr);
+    });
+    return *runner;
+  }
 };
 
 namespace {
@@ -47,6 +60,25 @@ GemmShape resolveRun(const KernelManifest &kernel,
   if (runOptions)
     runOptions->storage = storage;
   return shape;
+}
+
+/// The C launch arguments as a request: 0 sizes are "not given", negative
+/// ones are errors (resolveLaunch says so).
+LaunchRequest launchRequest(const tgemm_rt_launch_args &args) {
+  auto given = [](int64_t value) {
+    return value != 0 ? std::optional<int64_t>(value) : std::nullopt;
+  };
+  LaunchRequest request;
+  request.m = given(args.m);
+  request.n = given(args.n);
+  request.k = given(args.k);
+  request.batch = given(args.batch);
+  const tgemm_rt_matrix *matrices[3] = {&args.a, &args.b, &args.c};
+  for (int i = 0; i < 3; ++i)
+    request.operands[i] = {matrices[i]->data, matrices[i]->ld,
+                           matrices[i]->batch_stride};
+  request.stream = static_cast<CUstream>(args.stream);
+  return request;
 }
 
 /// Runs `body`, turning any exception into a status and lastError.
@@ -97,10 +129,8 @@ tgemm_rt_kernel *tgemm_rt_load(const char *kernelPath,
     }
     kernel->device = std::make_unique<Device>(deviceOrdinal);
     if (binary)
-      kernel->compiled = std::make_unique<CompiledKernel>(
+      kernel->launcher = std::make_unique<KernelLauncher>(
           *kernel->device, kernel->manifest, *binary);
-    kernel->runner = std::make_unique<GemmRunner>(
-        *kernel->device, kernel->manifest, kernel->compiled.get());
     handle = kernel.release();
     return 0;
   });
@@ -136,14 +166,14 @@ int tgemm_rt_run_with(tgemm_rt_kernel *kernel, const tgemm_rt_options *options,
            "tgemm_rt_run_with: NULL kernel, options or result");
     if (options->reps < 0)
       fail(ErrorKind::Usage, "tgemm_rt_run_with: reps must be >= 0");
-    if (options->check && !kernel->compiled)
+    if (options->check && !kernel->launcher)
       fail(ErrorKind::Usage,
            "tgemm_rt_run_with: check needs a kernel; this handle has none");
     RunOptions runOptions;
     GemmShape shape = resolveRun(kernel->manifest, *options, &runOptions);
     runOptions.reps = options->reps;
     runOptions.check = options->check != 0;
-    RunReport report = kernel->runner->run(shape, runOptions);
+    RunReport report = kernel->getRunner().run(shape, runOptions);
 
     std::memset(result, 0, sizeof(*result));
     result->kernel_ms = report.kernelTime.medianMs;
@@ -171,6 +201,35 @@ int tgemm_rt_run_with(tgemm_rt_kernel *kernel, const tgemm_rt_options *options,
   });
 }
 
+size_t tgemm_rt_launch_args_size(void) { return sizeof(tgemm_rt_launch_args); }
+
+int tgemm_rt_launch(tgemm_rt_kernel *kernel, const tgemm_rt_launch_args *args) {
+  return guarded([&] {
+    if (!kernel || !args)
+      fail(ErrorKind::Usage, "tgemm_rt_launch: NULL kernel or arguments");
+    if (!kernel->launcher)
+      fail(ErrorKind::Usage,
+           "tgemm_rt_launch: this handle was loaded without a kernel");
+    LaunchRequest request = launchRequest(*args);
+    kernel->launcher->launch(request);
+    return static_cast<int>(TGEMM_RT_OK);
+  });
+}
+
+int tgemm_rt_check_launch(const char *manifestPath, const char *kernelName,
+                          const tgemm_rt_launch_args *args) {
+  return guarded([&] {
+    if (!manifestPath || !args)
+      fail(ErrorKind::Usage,
+           "tgemm_rt_check_launch: NULL manifest path or arguments");
+    Manifest manifest = readManifestFile(manifestPath);
+    const KernelManifest &kernel =
+        selectKernel(manifest, kernelName ? kernelName : "", manifestPath);
+    resolveLaunch(kernel, launchRequest(*args));
+    return static_cast<int>(TGEMM_RT_OK);
+  });
+}
+
 int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n, int64_t k,
                  int reps, int check, tgemm_rt_result *result) {
   if (!kernel || !result)
@@ -183,7 +242,7 @@ int tgemm_rt_run(tgemm_rt_kernel *kernel, int64_t m, int64_t n, int64_t k,
       fail(ErrorKind::Usage, "tgemm_rt_run: reps must be >= 0");
       return 0;
     });
-  if (check && !kernel->compiled)
+  if (check && !kernel->launcher)
     return guarded([] {
       fail(ErrorKind::Usage,
            "tgemm_rt_run: check needs a kernel; this handle has none");

@@ -260,7 +260,7 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
     tensorMaps = TensorMaps(device, manifest, storage, addresses);
   KernelArgs args(manifest, storage, addresses);
   if (kernel)
-    args.setTensorMaps(tensorMaps.values());
+    tensorMaps.applyTo(args);
   std::string kernelWhat = "kernel '" + manifest.name + "'";
   if (kernel) {
     c.copyFrom(kernelInitialC);

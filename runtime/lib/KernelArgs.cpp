@@ -39,10 +39,18 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
   }
   tensorMapStart = paramValues.size();
   tensorMapCount = kernel.tensorMaps.size();
-  paramValues.resize(tensorMapStart + tensorMapCount, 0);
+  if (tensorMapCount > 0)
+    passing = kernel.tensorMaps[0].passing;
+  if (passing == MapPassing::Global)
+    paramValues.resize(tensorMapStart + tensorMapCount, 0);
+  else
+    byValue.resize(tensorMapCount);
 }
 
 void KernelArgs::setTensorMaps(const std::vector<uint64_t> &values) {
+  if (tensorMapCount > 0 && passing != MapPassing::Global)
+    fail(ErrorKind::Input, "the kernel takes its tensor maps by value, not "
+                           "by address");
   if (values.size() != tensorMapCount)
     fail(ErrorKind::Input, "the kernel takes " +
                                std::to_string(tensorMapCount) +
@@ -52,10 +60,29 @@ void KernelArgs::setTensorMaps(const std::vector<uint64_t> &values) {
             paramValues.begin() + static_cast<ptrdiff_t>(tensorMapStart));
 }
 
+void KernelArgs::setTensorMapValues(const std::vector<TensorMapValue> &maps,
+                                    bool everyMapMade) {
+  if (tensorMapCount > 0 && passing != MapPassing::Param)
+    fail(ErrorKind::Input, "the kernel takes its tensor maps by address, not "
+                           "by value");
+  if (maps.size() != tensorMapCount)
+    fail(ErrorKind::Input, "the kernel takes " +
+                               std::to_string(tensorMapCount) +
+                               " tensor maps, not " +
+                               std::to_string(maps.size()));
+  byValue = maps;
+  mapsMade = everyMapMade && tensorMapCount > 0 ? 1 : 0;
+}
+
 void **KernelArgs::pointers() {
   paramPointers.clear();
   for (uint64_t &value : paramValues)
     paramPointers.push_back(&value);
+  if (passing == MapPassing::Param && tensorMapCount > 0) {
+    for (TensorMapValue &map : byValue)
+      paramPointers.push_back(&map);
+    paramPointers.push_back(&mapsMade);
+  }
   return paramPointers.data();
 }
 

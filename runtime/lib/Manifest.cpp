@@ -15,6 +15,10 @@
 
 namespace tgemm::runtime {
 
+const char *mapPassingName(MapPassing passing) {
+  return passing == MapPassing::Param ? "param" : "global";
+}
+
 bool readFile(const std::string &path, std::string &contents,
               std::string &error) {
   std::ifstream in(path, std::ios::binary);
@@ -434,10 +438,20 @@ private:
       std::string passingPath = join(p, "passing");
       std::string passing =
           readString(field(entry, p, "passing"), passingPath);
-      if (passing != "global")
+      if (passing == "param")
+        map.passing = MapPassing::Param;
+      else if (passing == "global")
+        map.passing = MapPassing::Global;
+      else
         fail(passingPath, "unsupported passing '" + passing +
-                              "' (expected global: the parameter is the "
-                              "device address of the descriptor)");
+                              "' (expected param: the descriptor itself, a "
+                              "__grid_constant__ parameter; or global: its "
+                              "device address)");
+      if (!k.tensorMaps.empty() && k.tensorMaps[0].passing != map.passing)
+        fail(passingPath, "passing '" + passing + "' differs from " +
+                              index(path, 0) + "'s '" +
+                              mapPassingName(k.tensorMaps[0].passing) +
+                              "': a kernel takes all its maps alike");
       // The rules cuTensorMapEncodeTiled sets for the box's inner extent
       // (without interleave): whole 16-byte chunks, and within the swizzle
       // span when swizzled. Both are properties of the kernel, so a
@@ -694,7 +708,7 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
           {{"operand", text(operandName(map.operand))},
            {"box", integers(map.box)},
            {"swizzle", integer(map.swizzle)},
-           {"passing", text("global")}}));
+           {"passing", text(mapPassingName(map.passing))}}));
     kernel.push_back({"tensor_maps", JsonValue::makeArray(std::move(maps))});
   }
   return JsonValue::makeObject(std::move(kernel));

@@ -6,6 +6,7 @@
 #include "tgemm/runtime/Error.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace tgemm::runtime {
 
@@ -174,11 +175,12 @@ TensorMapDescription describeTensorMap(const TensorMapArg &map,
   }
 }
 
-TensorMaps::TensorMaps(const Device &device, const KernelManifest &kernel,
+TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
                        const OperandStorages &storages,
                        const OperandAddresses &addresses) {
   if (kernel.tensorMaps.empty())
     return;
+  passing = kernel.tensorMaps[0].passing;
   const DriverApi &cu = driver();
   if (!cu.cuTensorMapEncodeTiled)
     fail(ErrorKind::Unsupported,
@@ -186,6 +188,8 @@ TensorMaps::TensorMaps(const Device &device, const KernelManifest &kernel,
              std::to_string(kernel.tensorMaps.size()) +
              " TMA tensor map(s), but the CUDA driver lacks "
              "cuTensorMapEncodeTiled (CUDA 12.0 or newer has it)");
+  static_assert(sizeof(CUtensorMap) == sizeof(TensorMapValue),
+                "a CUtensorMap is 128 bytes");
 
   constexpr size_t kNone = ~size_t(0);
   std::vector<CUtensorMap> encoded; // CUtensorMap is 128-byte aligned
@@ -234,9 +238,23 @@ TensorMaps::TensorMaps(const Device &device, const KernelManifest &kernel,
     fallbackReasons.emplace_back();
   }
 
+  if (passing == MapPassing::Param) {
+    // The kernel either has every map or copies every operand with
+    // cp.async: a partial set is sent as zeros.
+    hostValues.resize(slots.size());
+    if (everyMapMade())
+      for (size_t i = 0; i < slots.size(); ++i)
+        std::memcpy(&hostValues[i], &encoded[slots[i]],
+                    sizeof(TensorMapValue));
+    return;
+  }
   if (!encoded.empty()) {
+    if (!device)
+      fail(ErrorKind::Input, "kernel '" + kernel.name +
+                                    "' takes its tensor maps by address: "
+                                    "they need device memory");
     size_t bytes = encoded.size() * sizeof(CUtensorMap);
-    descriptors = DeviceBuffer(device, bytes,
+    descriptors = DeviceBuffer(*device, bytes,
                                "the tensor maps of kernel '" + kernel.name +
                                    "'");
     descriptors.upload(encoded.data(), bytes);
@@ -246,6 +264,20 @@ TensorMaps::TensorMaps(const Device &device, const KernelManifest &kernel,
                                   ? 0
                                   : descriptors.address() +
                                         slot * sizeof(CUtensorMap));
+}
+
+bool TensorMaps::everyMapMade() const {
+  for (const std::string &reason : fallbackReasons)
+    if (!reason.empty())
+      return false;
+  return true;
+}
+
+void TensorMaps::applyTo(KernelArgs &args) const {
+  if (passing == MapPassing::Param)
+    args.setTensorMapValues(hostValues, everyMapMade());
+  else
+    args.setTensorMaps(parameterValues);
 }
 
 } // namespace tgemm::runtime

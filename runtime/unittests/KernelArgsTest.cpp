@@ -105,15 +105,51 @@ TEST(kernelArgsBatched) {
   EXPECT_TRUE(strided.values() == stridedExpected);
 }
 
-TEST(kernelArgsTensorMaps) {
-  // One 64-bit parameter per tensor map, after every memref parameter: 0
-  // (copy with cp.async) until set.
+TEST(kernelArgsTensorMapsByValue) {
+  // After every memref parameter, one 128-byte parameter per map, then the
+  // 32-bit flag: zeros and 0 (copy with cp.async) until set.
   KernelManifest k = example("row", "col");
   TensorMapArg a, b;
   a.operand = Operand::A;
   a.box = {128, 64};
   b.operand = Operand::B;
   b.box = {128, 64};
+  k.tensorMaps = {a, b};
+  KernelArgs args(k, GemmShape{256, 512, 64}, {A, B, C});
+  EXPECT_EQ(args.values().size(), size_t(21));
+  EXPECT_EQ(args.mapValues().size(), size_t(2));
+  EXPECT_EQ(args.mapsMadeFlag(), 0u);
+  void **pointers = args.pointers();
+  EXPECT_EQ(static_cast<TensorMapValue *>(pointers[21])->words[0], 0u);
+  EXPECT_EQ(*static_cast<uint32_t *>(pointers[23]), 0u);
+  TensorMapValue first, second;
+  first.words[0] = 0x1111;
+  second.words[15] = 0x2222;
+  args.setTensorMapValues({first, second}, true);
+  pointers = args.pointers();
+  EXPECT_EQ(static_cast<TensorMapValue *>(pointers[21])->words[0], 0x1111u);
+  EXPECT_EQ(static_cast<TensorMapValue *>(pointers[22])->words[15], 0x2222u);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(pointers[21]) % 64, uintptr_t(0));
+  EXPECT_EQ(*static_cast<uint32_t *>(pointers[23]), 1u);
+  args.setTensorMapValues({first, second}, false);
+  EXPECT_EQ(*static_cast<uint32_t *>(args.pointers()[23]), 0u);
+  EXPECT_ERROR(args.setTensorMapValues({first}, true), ErrorKind::Input,
+               "the kernel takes 2 tensor maps, not 1");
+  EXPECT_ERROR(args.setTensorMaps({0, 0}), ErrorKind::Input,
+               "the kernel takes its tensor maps by value, not by address");
+}
+
+TEST(kernelArgsTensorMaps) {
+  // By address: one 64-bit parameter per tensor map, after every memref
+  // parameter: 0 (copy with cp.async) until set.
+  KernelManifest k = example("row", "col");
+  TensorMapArg a, b;
+  a.operand = Operand::A;
+  a.box = {128, 64};
+  a.passing = MapPassing::Global;
+  b.operand = Operand::B;
+  b.box = {128, 64};
+  b.passing = MapPassing::Global;
   k.tensorMaps = {a, b};
   KernelArgs args(k, GemmShape{256, 512, 64}, {A, B, C});
   Values expected = {A, A, 0, 256, 64, 64, 1,   //

@@ -582,6 +582,13 @@ TEST(manifestTensorMapsRoundTrip) {
   std::string written = writeManifest(m);
   EXPECT_TRUE(written.find("\"tensor_maps\"") != std::string::npos);
   EXPECT_TRUE(written.find("\"passing\": \"global\"") != std::string::npos);
+  EXPECT_TRUE(m.kernels[0].tensorMaps[0].passing == MapPassing::Global);
+  // By value, what the compiler writes: read and written back as "param".
+  Manifest byValue = parse(withTensorMaps(
+      R"([{"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "param"}])"));
+  EXPECT_TRUE(byValue.kernels[0].tensorMaps[0].passing == MapPassing::Param);
+  EXPECT_TRUE(writeManifest(byValue).find("\"passing\": \"param\"") !=
+              std::string::npos);
   Manifest again = parse(written);
   EXPECT_EQ(writeManifest(again), written);
   const KernelManifest &a = m.kernels[0], &b = again.kernels[0];
@@ -649,11 +656,11 @@ TEST(manifestRejectsBadTensorMaps) {
       {good, R"({"operand": "a", "box": [128, 64], "swizzle": -32, "passing": "global"})",
        ErrorKind::Input,
        "kernels[0].tensor_maps[0].swizzle: expected an integer >= 0, got -32"},
-      {good, R"({"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "param"})",
+      {good, R"({"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "shared"})",
        ErrorKind::Input,
-       "kernels[0].tensor_maps[0].passing: unsupported passing 'param' "
-       "(expected global: the parameter is the device address of the "
-       "descriptor)"},
+       "kernels[0].tensor_maps[0].passing: unsupported passing 'shared' "
+       "(expected param: the descriptor itself, a __grid_constant__ "
+       "parameter; or global: its device address)"},
       {good, R"({"operand": "a", "box": [128, 64], "swizzle": 128})",
        ErrorKind::Input,
        "kernels[0].tensor_maps[0]: missing field 'passing'"},
@@ -685,6 +692,15 @@ TEST(manifestRejectsBadTensorMaps) {
                                b.from, b.to);
     EXPECT_ERROR(parse(text), b.kind, b.message);
   }
+  // Every map of a kernel is passed alike.
+  EXPECT_ERROR(
+      parse(withTensorMaps(
+          R"([{"operand": "a", "box": [128, 64], "swizzle": 128, "passing": "param"},
+              {"operand": "b", "box": [128, 64], "swizzle": 128, "passing": "global"}])")),
+      ErrorKind::Input,
+      "kernels[0].tensor_maps[1].passing: passing 'global' differs from "
+      "kernels[0].tensor_maps[0]'s 'param': a kernel takes all its maps "
+      "alike");
   EXPECT_ERROR(parse(withTensorMaps(R"({"operand": "a"})")), ErrorKind::Input,
                "kernels[0].tensor_maps: expected an array, got an object");
   EXPECT_ERROR(parse(withTensorMaps("null")), ErrorKind::Input,

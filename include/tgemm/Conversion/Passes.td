@@ -124,4 +124,25 @@ def TGemmLowerToPTX : Pass<"tgemm-lower-to-ptx", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TGemmTensorMapsByValue : Pass<"tgemm-tensor-maps-by-value", "ModuleOp"> {
+  let summary = "Pass a kernel's TMA descriptors as __grid_constant__ parameters";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm`. A warp-specialized TMA kernel takes
+    its tensor maps as `!llvm.ptr` arguments, followed by one i32 that says
+    whether the runtime could make every map (`tgemm.tensor_map_params`
+    on the kernel counts the maps). This pass gives each map argument of
+    the `llvm.func` `llvm.byval = !llvm.array<128 x i8>`, `llvm.align = 64`
+    and `nvvm.grid_constant`: the 128-byte `CUtensorMap` travels in the
+    launch's parameters (PTX `.param .align 64 .b8 [128]`), and the kernel
+    takes its generic address (`cvta.param`), which is what
+    `cp.async.bulk.tensor` reads (PTX ISA, "Tensor-map"; CUDA Programming
+    Guide, "Using TMA to transfer multi-dimensional arrays": a
+    `const __grid_constant__ CUtensorMap` parameter). A launch then needs
+    no device memory for its descriptors, so it may be captured in a CUDA
+    graph.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TGEMM_CONVERSION_PASSES_TD

@@ -2,16 +2,19 @@
 //
 // From tgemm.matmul to a gpu.binary holding PTX, in one call:
 //
+//   #include "tgemm/Pipelines/Pipelines.h"
+//   #include "mlir/IR/BuiltinOps.h"  // mlir::ModuleOp
+//
 //   mlir::OpPassManager pm(mlir::ModuleOp::getOperationName());
 //   mlir::tgemm::PipelineOptions options;
-//   options.lowering = "wmma";
-//   options.chip = "sm_90";
-//
-// (chip and lowering become the module's #tgemm.target, which every pass
-// reads)
+//   options.lowering = "wmma";  // both PassOptions::Option<std::string>,
+//   options.chip = "sm_90";     // assigned as text (empty: the defaults)
 //   mlir::tgemm::buildPipeline(pm, options);
 //
-// or, from the command line, --tgemm-pipeline="lowering=wmma chip=sm_90".
+// Chip and lowering become the module's #tgemm.target, which every pass
+// reads; tgemm-attach-target, the pipeline's first pass after the linalg
+// import, rejects an unknown name when the pipeline runs. From the command
+// line: --tgemm-pipeline="lowering=wmma chip=sm_90".
 //
 //===----------------------------------------------------------------------===//
 

@@ -17,13 +17,15 @@
 #include "tgemm/runtime/Report.h"
 #include "tgemm/runtime/SelfTest.h"
 
-#include <cerrno>
-#include <cstdlib>
+#include <charconv>
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <new>
 #include <optional>
 #include <string>
+#include <system_error>
 
 using namespace tgemm::runtime;
 
@@ -50,8 +52,10 @@ library's GEMM.
   --offset-a N --offset-b N --offset-c N
                     where the matrix starts in its allocation, in elements
                     (strided arguments only; default 0)
-  --reps N          timed repetitions, median reported (default 50; 0: none)
-  --warmup N        untimed launches before timing (default 5)
+  --reps N          timed repetitions, median reported (default 50; 0: none;
+                    at most 100000)
+  --warmup N        untimed launches before timing (default 5; at most
+                    100000)
   --check           compare C with the reference (exact for integers)
   --csv             print one CSV line instead of a table
   --csv-header      print the CSV header line first (alone: only the header)
@@ -80,14 +84,24 @@ struct Options {
   bool help = false, selfTest = false, listDevices = false;
 };
 
-int64_t parseInteger(const std::string &option, const std::string &text,
-                     int64_t min) {
-  errno = 0;
-  char *end = nullptr;
-  long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE || value < min)
-    fail(ErrorKind::Usage, option + " expects an integer >= " +
-                               std::to_string(min) + ", got '" + text + "'");
+/// The most --reps and --warmup take.
+constexpr int kMaxRepetitions = 100000;
+
+/// `text` as a decimal integer of type T from `min` to `max`: digits alone,
+/// with a leading '-' for a signed T (no spaces, no '+', no base prefix).
+/// Anything else, or a value outside [min, max] or T, is a usage error that
+/// names the option and the range.
+template <typename T>
+T parseInteger(const std::string &option, const std::string &text, T min,
+               T max = std::numeric_limits<T>::max()) {
+  T value{};
+  const char *first = text.data(), *last = text.data() + text.size();
+  std::from_chars_result parsed = std::from_chars(first, last, value, 10);
+  if (text.empty() || parsed.ec != std::errc() || parsed.ptr != last ||
+      value < min || value > max)
+    fail(ErrorKind::Usage, option + " expects an integer from " +
+                               std::to_string(min) + " to " +
+                               std::to_string(max) + ", got '" + text + "'");
   return value;
 }
 
@@ -119,33 +133,33 @@ Options parseOptions(int argc, char **argv) {
     else if (arg == "--kernel")
       o.kernelName = next();
     else if (arg == "--m")
-      o.m = parseInteger(arg, next(), 1);
+      o.m = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--n")
-      o.n = parseInteger(arg, next(), 1);
+      o.n = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--k")
-      o.k = parseInteger(arg, next(), 1);
+      o.k = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--batch")
-      o.batch = parseInteger(arg, next(), 1);
+      o.batch = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--lda")
-      o.storage[0].ld = parseInteger(arg, next(), 1);
+      o.storage[0].ld = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--ldb")
-      o.storage[1].ld = parseInteger(arg, next(), 1);
+      o.storage[1].ld = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--ldc")
-      o.storage[2].ld = parseInteger(arg, next(), 1);
+      o.storage[2].ld = parseInteger<int64_t>(arg, next(), 1);
     else if (arg == "--offset-a")
-      o.storage[0].offset = parseInteger(arg, next(), 0);
+      o.storage[0].offset = parseInteger<int64_t>(arg, next(), 0);
     else if (arg == "--offset-b")
-      o.storage[1].offset = parseInteger(arg, next(), 0);
+      o.storage[1].offset = parseInteger<int64_t>(arg, next(), 0);
     else if (arg == "--offset-c")
-      o.storage[2].offset = parseInteger(arg, next(), 0);
+      o.storage[2].offset = parseInteger<int64_t>(arg, next(), 0);
     else if (arg == "--reps")
-      o.reps = static_cast<int>(parseInteger(arg, next(), 0));
+      o.reps = parseInteger<int>(arg, next(), 0, kMaxRepetitions);
     else if (arg == "--warmup")
-      o.warmup = static_cast<int>(parseInteger(arg, next(), 0));
+      o.warmup = parseInteger<int>(arg, next(), 0, kMaxRepetitions);
     else if (arg == "--seed")
-      o.seed = static_cast<uint64_t>(parseInteger(arg, next(), 0));
+      o.seed = parseInteger<uint64_t>(arg, next(), 0);
     else if (arg == "--device")
-      o.device = static_cast<int>(parseInteger(arg, next(), 0));
+      o.device = parseInteger<int>(arg, next(), 0);
     else if (arg == "--check")
       o.check = flag();
     else if (arg == "--csv")
@@ -174,8 +188,6 @@ Options parseOptions(int argc, char **argv) {
       fail(ErrorKind::Usage, "more than one kernel file: '" + o.kernelFile +
                                  "' and '" + arg + "'");
   }
-  if (o.reps > 100000 || o.warmup > 100000)
-    fail(ErrorKind::Usage, "--reps and --warmup are limited to 100000");
   return o;
 }
 

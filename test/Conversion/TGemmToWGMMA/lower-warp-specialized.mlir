@@ -21,7 +21,8 @@ func.func @ws(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 // CHECK: %[[SMEM:.*]] = arith.constant 49184 : i32
 // CHECK: gpu.launch_func {{.*}} dynamic_shared_memory_size %[[SMEM]]
 // CHECK-SAME: lowering = "wgmma"
-// CHECK: gpu.func @ws_kernel({{.*}}, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr)
+// CHECK: gpu.func @ws_kernel({{.*}}, %[[MAPA:.*]]: !llvm.ptr, %[[MAPB:.*]]: !llvm.ptr, %[[MADE:.*]]: i32)
+// CHECK-SAME: tgemm.tensor_map_params = 2 : i64
 // CHECK-NOT: tgemm.{{(alloc_barriers|init_barriers|wait_barrier|arrive_barrier|bulk_copy_tile|set_max_registers)}}
 // Thread 0 initializes both barriers of each ring, fences, and the block
 // meets.

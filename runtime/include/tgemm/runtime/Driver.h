@@ -59,6 +59,7 @@ namespace tgemm::runtime {
   X(cuEventRecord)                                                             \
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
+  X(cuPointerGetAttribute)                                                     \
   OPT(cuModuleGetFunctionCount)                                                \
   OPT(cuModuleEnumerateFunctions)                                              \
   OPT(cuFuncGetName)                                                           \

@@ -9,9 +9,10 @@
 //   rank 3:  base, base, offset, batch, rows, cols, batchStride, ld, 1
 //
 // where base is the start of the allocation (see MatrixStorage). After all
-// of them come the kernel's `tensor_maps`, one 64-bit parameter each: the
-// device address of a CUtensorMap, or 0, which every such kernel takes to
-// mean "copy this operand with cp.async" (see TensorMaps.h).
+// of them come the kernel's `tensor_maps` (see TensorMaps.h): passed by
+// value, one 128-byte CUtensorMap each, then a 32-bit 1 when every map was
+// made (0: the kernel copies with cp.async); passed by address, one 64-bit
+// device address each, 0 meaning "copy this operand with cp.async".
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,12 @@
 #include <vector>
 
 namespace tgemm::runtime {
+
+/// The bytes of one CUtensorMap (CUDA's cuda.h: 16 64-bit words, aligned to
+/// 64 bytes), as a kernel parameter passed by value.
+struct alignas(64) TensorMapValue {
+  uint64_t words[16] = {};
+};
 
 /// Device addresses of the three matrices.
 struct OperandAddresses {
@@ -46,9 +53,19 @@ public:
   /// (and for callers that never set them) they are 0, which is always a
   /// valid launch. Throws Error(Input) if `values` has the wrong length.
   void setTensorMaps(const std::vector<uint64_t> &values);
+  /// For a kernel that takes its maps by value: the descriptors, one per
+  /// entry of `tensorMaps`, and whether every one was made. Until then they
+  /// are zeros and the flag 0 (copy with cp.async), always a valid launch.
+  /// Throws Error(Input) if `maps` has the wrong length.
+  void setTensorMapValues(const std::vector<TensorMapValue> &maps,
+                          bool everyMapMade);
 
-  /// The parameter values, in order (pointers and i64 alike as 64 bits).
+  /// The 64-bit parameter values, in order (pointers and i64 alike as 64
+  /// bits): the memref parameters, then maps passed by address.
   const std::vector<uint64_t> &values() const { return paramValues; }
+  /// Maps passed by value, and their flag.
+  const std::vector<TensorMapValue> &mapValues() const { return byValue; }
+  uint32_t mapsMadeFlag() const { return mapsMade; }
 
   /// The `kernelParams` array of cuLaunchKernel; valid while this object is.
   void **pointers();
@@ -59,6 +76,9 @@ private:
   /// Where the tensor-map parameters start in paramValues, and how many.
   size_t tensorMapStart = 0;
   size_t tensorMapCount = 0;
+  MapPassing passing = MapPassing::Param;
+  std::vector<TensorMapValue> byValue;
+  uint32_t mapsMade = 0;
 };
 
 } // namespace tgemm::runtime

@@ -60,10 +60,24 @@ struct KernelArg {
   bool strided = false;
 };
 
-/// A TMA descriptor the kernel takes after its memref parameters: one
-/// 64-bit parameter, the device address of a CUtensorMap the runtime
-/// encoded for `operand`'s storage, or 0 when that storage cannot be
-/// described by one (the kernel then copies with cp.async).
+/// How a kernel takes its tensor maps (every map of a kernel alike).
+enum class MapPassing {
+  /// By value ("param"): one 128-byte `__grid_constant__` parameter per
+  /// map, the CUtensorMap the runtime encoded for the operand's storage,
+  /// then one 32-bit parameter: 1 when the runtime made every map, 0 when
+  /// it could not describe an operand (the kernel then copies every operand
+  /// with cp.async, and the maps are zeros).
+  Param,
+  /// By address ("global"): one 64-bit parameter per map, the device
+  /// address of the CUtensorMap, or 0 when that storage cannot be described
+  /// (the kernel then copies with cp.async).
+  Global,
+};
+
+/// "param" or "global".
+const char *mapPassingName(MapPassing passing);
+
+/// A TMA descriptor the kernel takes after its memref parameters.
 struct TensorMapArg {
   Operand operand = Operand::A; // the matrix it describes (a or b; c read too)
   /// [rows, cols] of the tile of the stored matrix one copy moves, in
@@ -71,6 +85,7 @@ struct TensorMapArg {
   std::array<int64_t, 2> box = {0, 0};
   /// Shared-memory swizzle span in bytes: 0 (none), 32, 64 or 128.
   int64_t swizzle = 128;
+  MapPassing passing = MapPassing::Param;
 };
 
 struct TileConfig {

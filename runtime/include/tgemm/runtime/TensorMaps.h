@@ -78,25 +78,43 @@ public:
   /// No tensor maps: for a kernel that takes none (or is not launched).
   TensorMaps() = default;
   /// Encodes every entry of `kernel.tensorMaps` on the host for the operand
-  /// as `storages` lays it out in the allocation at `addresses`, and uploads
-  /// the describable ones to `device`. Throws Error(Unsupported) if the
-  /// kernel has tensor maps and the driver lacks cuTensorMapEncodeTiled, and
-  /// Error(Device), naming the operand and the CUDA result, if the driver
-  /// refuses a map that describeTensorMap accepted.
-  TensorMaps(const Device &device, const KernelManifest &kernel,
+  /// as `storages` lays it out in the allocation at `addresses`. A kernel
+  /// that takes its maps by address gets the describable ones uploaded to
+  /// `device` (which must then be given); one that takes them by value
+  /// needs no device memory, so the encoding allocates nothing on the
+  /// device and may precede a launch that a CUDA graph captures. Throws
+  /// Error(Unsupported) if the kernel has tensor maps and the driver lacks
+  /// cuTensorMapEncodeTiled, and Error(Device), naming the operand and the
+  /// CUDA result, if the driver refuses a map that describeTensorMap
+  /// accepted.
+  TensorMaps(const Device *device, const KernelManifest &kernel,
              const OperandStorages &storages,
              const OperandAddresses &addresses);
+  TensorMaps(const Device &device, const KernelManifest &kernel,
+             const OperandStorages &storages,
+             const OperandAddresses &addresses)
+      : TensorMaps(&device, kernel, storages, addresses) {}
 
-  /// One value per entry of the kernel's tensorMaps, in order: the device
-  /// address of its descriptor (64-byte aligned), or 0. What
-  /// KernelArgs::setTensorMaps takes.
+  /// Sets the kernel's tensor-map parameters of `args`: the descriptors and
+  /// whether every one was made (by value), or their device addresses and
+  /// 0 for those not made (by address).
+  void applyTo(KernelArgs &args) const;
+
+  /// By address: one value per entry of the kernel's tensorMaps, in order:
+  /// the device address of its descriptor (64-byte aligned), or 0.
   const std::vector<uint64_t> &values() const { return parameterValues; }
-  /// Per entry: why its value is 0, or empty when it has a descriptor.
+  /// By value: the encoded descriptors (zeros where not made).
+  const std::vector<TensorMapValue> &encoded() const { return hostValues; }
+  /// Whether every map was made.
+  bool everyMapMade() const;
+  /// Per entry: why it was not made, or empty when it was.
   const std::vector<std::string> &reasons() const { return fallbackReasons; }
 
 private:
+  MapPassing passing = MapPassing::Param;
   DeviceBuffer descriptors;
   std::vector<uint64_t> parameterValues;
+  std::vector<TensorMapValue> hostValues;
   std::vector<std::string> fallbackReasons;
 };
 

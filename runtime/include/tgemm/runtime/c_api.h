@@ -1,7 +1,8 @@
 /*===- c_api.h - The tgemm runtime for C and Python (ctypes) -------------===*\
 |*                                                                          *|
-|* libtgemm_runtime.so: load a compiled kernel with its manifest, then run  *|
-|* it (check and time it) at any size the manifest allows. Every function   *|
+|* libtgemm_runtime.so: load a compiled kernel with its manifest, then      *|
+|* launch it on your own device memory (tgemm_rt_launch), or run it (check  *|
+|* and time it on inputs it makes) at any size the manifest allows. Every   *|
 |* catches all errors; on failure it returns NULL or a non-zero status and  *|
 |* tgemm_rt_last_error() says why (per thread).                             *|
 |*                                                                          *|
@@ -24,8 +25,8 @@ extern "C" {
 #endif
 
 /* Bumped when a signature or tgemm_rt_result changes (not when functions
- * are added: tgemm_rt_run_with and tgemm_rt_validate came later; look them
- * up before use). */
+ * are added: tgemm_rt_run_with, tgemm_rt_validate and tgemm_rt_launch came
+ * later; look them up before use). */
 #define TGEMM_RT_ABI_VERSION 1
 
 /* Statuses: the exit codes of tgemm-run. */
@@ -112,6 +113,48 @@ TGEMM_RT_API int tgemm_rt_run_with(tgemm_rt_kernel *kernel,
 TGEMM_RT_API int tgemm_rt_validate(const char *manifest_path,
                                    const char *kernel_name,
                                    const tgemm_rt_options *options);
+
+/* One operand of tgemm_rt_launch, as the caller holds it on the device. */
+typedef struct tgemm_rt_matrix {
+  uint64_t data;        /* device address of its first element: row 0,
+                           column 0 of matrix 0 of the stored matrix (A is
+                           M x K row-major or K x M column-major, B K x N or
+                           N x K, C M x N) */
+  int64_t ld;           /* elements between rows; 0: packed rows */
+  int64_t batch_stride; /* elements between the matrices of a batch; 0:
+                           rows x ld. Batched kernels only. */
+} tgemm_rt_matrix;
+
+/* A launch on the caller's memory. Zero means "not given" in the sizes. */
+typedef struct tgemm_rt_launch_args {
+  int64_t m, n, k;  /* the problem size; 0 for a size the kernel has
+                       statically */
+  int64_t batch;    /* GEMMs of a batched kernel; 0: its static batch */
+  tgemm_rt_matrix a, b, c;
+  void *stream;     /* a CUstream of the handle's device; NULL: the
+                       default stream */
+} tgemm_rt_launch_args;
+
+/* sizeof(tgemm_rt_launch_args), so a binding can check its layout. */
+TGEMM_RT_API size_t tgemm_rt_launch_args_size(void);
+
+/* Launches the handle's kernel on `args` (C = alpha * A * B + beta * C with
+ * the manifest's alpha and beta) on `args->stream`, asynchronously: it
+ * allocates nothing, times nothing and does not wait for the kernel, so it
+ * may be captured in a CUDA graph. Every argument is checked first
+ * (sizes, requirements, alignment, strides, that each address is memory
+ * CUDA knows); a mistake is TGEMM_RT_USAGE or TGEMM_RT_ERROR with
+ * tgemm_rt_last_error() naming the argument. Safe to call from several
+ * threads at once on one handle. */
+TGEMM_RT_API int tgemm_rt_launch(tgemm_rt_kernel *kernel,
+                                 const tgemm_rt_launch_args *args);
+
+/* Checks `args` against the manifest entry `kernel_name` (NULL: the only
+ * one) of `manifest_path` as tgemm_rt_launch does, without a device (the
+ * addresses only for null and alignment). */
+TGEMM_RT_API int tgemm_rt_check_launch(const char *manifest_path,
+                                       const char *kernel_name,
+                                       const tgemm_rt_launch_args *args);
 
 /* tgemm's element types as JSON text (one object per type: name, mlir,
  * bits, integer, float8, operand, result; see ElementTypes.def), so that a

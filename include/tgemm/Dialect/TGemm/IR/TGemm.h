@@ -60,6 +60,13 @@ LogicalResult emitMissingTarget(Operation *op);
 /// The fields of a tile config.
 ::tgemm::TileConfig getTileConfig(ConfigAttr config);
 
+/// On a kernel that takes TMA descriptors: how many (an i64). They are its
+/// last arguments but one, which is the i32 that says whether the runtime
+/// made every map; `tgemm-tensor-maps-by-value` makes them `__grid_constant__`
+/// parameters.
+inline constexpr llvm::StringLiteral kTensorMapParamsAttrName =
+    "tgemm.tensor_map_params";
+
 /// Emits `violation` as an error of `op` (with its location).
 LogicalResult emitViolation(Operation *op, const ::tgemm::Violation &violation);
 

@@ -377,13 +377,15 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
 def TGemm_TensorMapOp : TGemm_Op<"tensor_map", [Pure]> {
   let summary = "The TMA descriptor of an operand, made by the runtime";
   let description = [{
-    On the host side of a launch: the device address of the tensor map
-    (`CUtensorMap`) that describes `source` for bulk copies of `box`
-    (rows x cols of the stored matrix) tiles with a `swizzle`-byte swizzle,
-    one matrix of a batch at a time. tgemm does not lower it: the
-    manifest's `tensor_maps` says what it is, and the runtime encodes it
-    (`cuTensorMapEncodeTiled`), or passes null where it cannot describe the
-    operand (rows not 16-byte aligned); a kernel then copies with cp.async.
+    On the host side of a launch: the tensor map (`CUtensorMap`) that
+    describes `source` for bulk copies of `box` (rows x cols of the stored
+    matrix) tiles with a `swizzle`-byte swizzle, one matrix of a batch at a
+    time; the kernel takes it by value, as a `__grid_constant__` parameter
+    whose address it reads (`tgemm-tensor-maps-by-value`). tgemm does not
+    lower it: the manifest's `tensor_maps` says what it is, and the runtime
+    encodes it (`cuTensorMapEncodeTiled`). Where the runtime cannot
+    describe an operand (rows not 16-byte aligned), it passes 0 for the
+    i32 that follows the maps, and the kernel copies with cp.async.
 
     ```mlir
     %map = tgemm.tensor_map %A box [128, 64] swizzle 128

@@ -1,0 +1,183 @@
+//===- Launcher.cpp - Launch a compiled GEMM on the caller's memory -------===//
+
+#include "tgemm/runtime/Launcher.h"
+
+#include "tgemm/runtime/Driver.h"
+#include "tgemm/runtime/Error.h"
+
+#include <cstdio>
+#include <string>
+
+namespace tgemm::runtime {
+
+namespace {
+
+std::string hexAddress(uint64_t address) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "0x%llx",
+                static_cast<unsigned long long>(address));
+  return text;
+}
+
+const KernelArg &argumentOf(const KernelManifest &kernel, Operand operand) {
+  for (const KernelArg &arg : kernel.args)
+    if (arg.operand == operand)
+      return arg;
+  fail(ErrorKind::Input, "kernel '" + kernel.name + "' has no argument '" +
+                             operandName(operand) + "'");
+}
+
+/// The storage of one operand from the caller's view, checked.
+MatrixStorage resolveOperand(const KernelManifest &kernel,
+                             const GemmShape &shape, Operand operand,
+                             const OperandView &view) {
+  const OperandSpec &spec = operand == Operand::A   ? kernel.gemm.a
+                            : operand == Operand::B ? kernel.gemm.b
+                                                    : kernel.gemm.c;
+  const KernelArg &arg = argumentOf(kernel, operand);
+  std::string name = std::string("argument '") + operandName(operand) + "'";
+  MatrixShape stored = storedShape(operand, spec.layout, shape);
+  std::string storedText =
+      std::to_string(stored.rows) + " x " + std::to_string(stored.cols) +
+      " " + elementTypeName(arg.type) + " (layout " + layoutName(spec.layout) +
+      ")";
+  int bits = elementBits(arg.type);
+  if (view.data == 0)
+    fail(ErrorKind::Usage, name + " is a null pointer");
+  // Sub-byte elements start on bytes; the others on their own size.
+  uint64_t alignment = static_cast<uint64_t>(bits < 8 ? 1 : bits / 8);
+  if (view.data % alignment != 0)
+    fail(ErrorKind::Usage, name + " at " + hexAddress(view.data) +
+                               " is not aligned to its " +
+                               elementTypeName(arg.type) + " elements (" +
+                               std::to_string(alignment) + " bytes)");
+  if (view.ld < 0 || view.batchStride < 0)
+    fail(ErrorKind::Usage, name + " has a negative stride (ld " +
+                               std::to_string(view.ld) + ", batch stride " +
+                               std::to_string(view.batchStride) + ")");
+  MatrixStorage storage;
+  storage.batch = shape.batch;
+  storage.rows = stored.rows;
+  storage.cols = stored.cols;
+  storage.ld = view.ld != 0 ? view.ld : stored.cols;
+  storage.offset = 0;
+  if (storage.ld < stored.cols)
+    fail(ErrorKind::Usage, name + " is " + storedText +
+                               ": its leading dimension " +
+                               std::to_string(storage.ld) +
+                               " is less than its row length " +
+                               std::to_string(stored.cols));
+  if (bits < 8 && storage.ld % (8 / bits) != 0)
+    fail(ErrorKind::Usage, name + " is " + elementTypeName(arg.type) +
+                               ": its leading dimension must be even, for "
+                               "every row to start on a byte");
+  if (storage.ld > kMaxMatrixElements / std::max<int64_t>(stored.rows, 1))
+    fail(ErrorKind::Unsupported,
+         name + " would span more than 2^48 elements");
+  int64_t packedMatrix = stored.rows * storage.ld;
+  if (!shape.batched && view.batchStride != 0)
+    fail(ErrorKind::Usage, name + " has a batch stride, but kernel '" +
+                               kernel.name + "' is not batched");
+  storage.batchStride =
+      view.batchStride != 0 ? view.batchStride : packedMatrix;
+  // C's matrices must not overlap: every one is written.
+  if (operand == Operand::C && shape.batch > 1 &&
+      storage.batchStride < packedMatrix)
+    fail(ErrorKind::Usage,
+         name + " is " + storedText + " with leading dimension " +
+             std::to_string(storage.ld) + ": a batch stride of " +
+             std::to_string(storage.batchStride) +
+             " would overlap its matrices (at least " +
+             std::to_string(packedMatrix) + ")");
+  if (shape.batch > 1 &&
+      storage.batchStride > kMaxMatrixElements / (shape.batch - 1))
+    fail(ErrorKind::Unsupported,
+         name + " would span more than 2^48 elements");
+  if (!arg.strided) {
+    std::string compiled = " (compile it from a strided memref, e.g. "
+                           "strided<[?, 1], offset: ?>, to take any)";
+    if (storage.ld != stored.cols)
+      fail(ErrorKind::Unsupported,
+           name + " of kernel '" + kernel.name + "' is compiled for packed "
+               "rows: " + storedText + " needs leading dimension " +
+               std::to_string(stored.cols) + ", got " +
+               std::to_string(storage.ld) + compiled);
+    if (shape.batched && storage.batchStride != packedMatrix)
+      fail(ErrorKind::Unsupported,
+           name + " of kernel '" + kernel.name + "' is compiled for packed "
+               "matrices: its batch stride must be " +
+               std::to_string(packedMatrix) + ", got " +
+               std::to_string(storage.batchStride) + compiled);
+  }
+  return storage;
+}
+
+} // namespace
+
+ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
+                             const LaunchRequest &request) {
+  auto size = [](std::optional<int64_t> v, const char *what) {
+    if (v && *v < 1)
+      fail(ErrorKind::Usage, std::string(what) + " must be positive, got " +
+                                 std::to_string(*v));
+    return v;
+  };
+  ResolvedLaunch resolved;
+  resolved.shape = resolveShape(kernel, size(request.m, "M"),
+                                size(request.n, "N"), size(request.k, "K"),
+                                size(request.batch, "the batch"));
+  checkRequirements(kernel, resolved.shape);
+  resolved.dims = computeLaunch(kernel, resolved.shape);
+  for (int i = 0; i < 3; ++i)
+    resolved.storages[i] =
+        resolveOperand(kernel, resolved.shape, static_cast<Operand>(i),
+                       request.operands[i]);
+  resolved.addresses = {request.operands[0].data, request.operands[1].data,
+                        request.operands[2].data};
+  return resolved;
+}
+
+KernelLauncher::KernelLauncher(const Device &device,
+                               const KernelManifest &kernel,
+                               const KernelBinary &binary)
+    : device(device),
+      compiled(std::make_unique<CompiledKernel>(device, kernel, binary)) {}
+
+PreparedLaunch KernelLauncher::prepare(const LaunchRequest &request) const {
+  const KernelManifest &kernel = manifest();
+  ResolvedLaunch resolved = resolveLaunch(kernel, request);
+  device.makeCurrent();
+  // Each address must be memory the driver knows (device, managed or
+  // registered host memory), so that a host pointer is an error here and
+  // not a fault in the kernel.
+  const DriverApi &cu = driver();
+  for (int i = 0; i < 3; ++i) {
+    unsigned int memoryType = 0;
+    CUresult result = cu.cuPointerGetAttribute(
+        &memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        static_cast<CUdeviceptr>(request.operands[i].data));
+    if (result != CUDA_SUCCESS)
+      fail(ErrorKind::Usage,
+           std::string("argument '") + operandName(static_cast<Operand>(i)) +
+               "' at " + hexAddress(request.operands[i].data) +
+               " is not memory CUDA knows (a host pointer?)");
+  }
+  TensorMaps maps;
+  if (!kernel.tensorMaps.empty())
+    maps = TensorMaps(&device, kernel, resolved.storages, resolved.addresses);
+  KernelArgs args(kernel, resolved.storages, resolved.addresses);
+  maps.applyTo(args);
+  return PreparedLaunch{resolved, std::move(maps), std::move(args)};
+}
+
+void KernelLauncher::launch(PreparedLaunch &prepared, CUstream stream) const {
+  device.makeCurrent();
+  compiled->launch(prepared.resolved.dims, prepared.args, stream);
+}
+
+void KernelLauncher::launch(const LaunchRequest &request) const {
+  PreparedLaunch prepared = prepare(request);
+  launch(prepared, request.stream);
+}
+
+} // namespace tgemm::runtime
