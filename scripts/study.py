@@ -43,8 +43,9 @@ import shutil
 import sys
 
 from gemmbench import configdb, results
-from gemmbench.kernels import (Kernel, compile_many, find_tools,
-                               require_tools, shape_breaks_requires)
+from gemmbench.kernels import (Kernel, compile_many, default_jobs,
+                               find_tools, require_tools,
+                               shape_breaks_requires)
 from gemmbench.plan import (PlanLine, estimate_plan, parse_shape,
                             shape_text, write_plan)
 from gemmbench.precisions import (BY_NAME, CEILING_NOTES, DATASHEET_NOTE,
@@ -184,7 +185,18 @@ def chips_text(chips_of):
                      for chips, lowerings in groups.items())
 
 
+def print_progress(done, total, job, result):
+    """One line per finished compile: '[12/216] compiled STEM for CHIP:
+    STATUS'."""
+    kernel, chip = job[0], job[1]
+    print("[%d/%d] compiled %s for %s: %s" % (
+        done, total, kernel.stem(), chip, result["status"]))
+    sys.stdout.flush()
+
+
 def prepare(args):
+    if args.jobs < 1:
+        raise SystemExit("--jobs must be 1 or more")
     tools = find_tools(args.bin, args.ptxas)
     require_tools(tools)
     precisions = select(args.only)
@@ -249,7 +261,7 @@ def prepare(args):
             out_stem = os.path.join(args.dir, stem) if chip == run_chip \
                 else None
             jobs.append((kernel, chip, tools, out_stem))
-    compiled = compile_many(jobs, args.jobs)
+    compiled = compile_many(jobs, args.jobs, progress=print_progress)
 
     failed = set()
     with open(os.path.join(args.dir, "ptxas.csv"), "w") as f:
@@ -954,7 +966,73 @@ def intro(study, args, rows, failed):
     return out
 
 
+def import_pyplot():
+    """matplotlib.pyplot with the Agg backend, or None after saying on
+    stderr why it cannot be imported."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        print("error: the plots need matplotlib, which %s cannot import "
+              "(%s); install it (Debian: apt-get install "
+              "python3-matplotlib) or pass --no-plots for the tables alone; "
+              "nothing was written" % (sys.executable, error),
+              file=sys.stderr)
+        return None
+    return plt
+
+
+class Staged(object):
+    """The report's files, written under temporary names in the output
+    folder and renamed into place together by commit(), so that a failure
+    leaves the previous report (or none) and no half-written file. The
+    temporary names are hidden (.tmp-PID-NAME) and keep NAME's extension,
+    which matplotlib's savefig reads the format from."""
+
+    def __init__(self, outdir):
+        self.outdir = outdir
+        self.created = not os.path.isdir(outdir)
+        os.makedirs(outdir, exist_ok=True)
+        self.files = []  # (temporary, final)
+
+    def path(self, name):
+        final = os.path.join(self.outdir, name)
+        temporary = os.path.join(self.outdir, ".tmp-%d-%s" % (os.getpid(),
+                                                              name))
+        self.files.append((temporary, final))
+        return temporary
+
+    def write_text(self, name, text):
+        with open(self.path(name), "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+
+    def commit(self):
+        # The README last: it never links a plot that is not there yet.
+        for temporary, final in sorted(
+                self.files, key=lambda tf: tf[1].endswith(".md")):
+            os.replace(temporary, final)
+        self.files = []
+
+    def discard(self):
+        for temporary, _ in self.files:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+        self.files = []
+        if self.created and not os.listdir(self.outdir):
+            os.rmdir(self.outdir)
+
+
 def report(args):
+    # Whatever can fail for a missing dependency fails before anything is
+    # written.
+    plt = None
+    if not args.no_plots:
+        plt = import_pyplot()
+        if plt is None:
+            return 1
     rows = results.load(args.csv)
     if not rows:
         raise SystemExit("%s: no runs" % args.csv)
@@ -966,7 +1044,6 @@ def report(args):
         ptxas_path = beside if os.path.exists(beside) else "none"
     ptxas, ptxas_rows = load_ptxas(ptxas_path) if ptxas_path != "none" \
         else (None, [])
-    os.makedirs(args.outdir, exist_ok=True)
     shape = headline_shape(rows)
     failed = [r for r in rows if r["check"] != "ok"]
     md = ["# The multi-precision study: wmma, ptx and wgmma", ""]
@@ -1032,29 +1109,21 @@ def report(args):
                "each chip (`%s`); spills as bytes stored/loaded." %
                os.path.basename(ptxas_path), ""] + ptxas_table(ptxas_rows) + \
             [""]
-    with open(os.path.join(args.outdir, "README.md"), "w") as f:
-        f.write("\n".join(md))
-
-    if args.no_plots:
-        return 0
+    staged = Staged(args.outdir)
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("error: the plots need matplotlib (Debian: apt-get install "
-              "python3-matplotlib); --no-plots writes the tables alone",
-              file=sys.stderr)
-        return 1
-    plt.rcParams["svg.hashsalt"] = "tgemm"
-    for p in study.precisions():
-        plot_throughput(study, p, os.path.join(
-            args.outdir, "throughput-%s.png" % p.name), plt)
-    plot_ratios(study, shape, os.path.join(args.outdir, "ratio.png"), plt)
-    plot_speedups(study, shape, os.path.join(args.outdir, "speedup.png"),
-                  plt)
-    if ablation:
-        plot_ablation(study, os.path.join(args.outdir, "ablation.png"), plt)
+        staged.write_text("README.md", "\n".join(md))
+        if plt is not None:
+            plt.rcParams["svg.hashsalt"] = "tgemm"
+            for p in study.precisions():
+                plot_throughput(study, p, staged.path(
+                    "throughput-%s.png" % p.name), plt)
+            plot_ratios(study, shape, staged.path("ratio.png"), plt)
+            plot_speedups(study, shape, staged.path("speedup.png"), plt)
+            if ablation:
+                plot_ablation(study, staged.path("ablation.png"), plt)
+        staged.commit()
+    finally:
+        staged.discard()
     return 0
 
 
@@ -1094,7 +1163,9 @@ def main(argv=None):
     pp.add_argument("--bin", help="folder of tgemm-opt and tgemm-translate")
     pp.add_argument("--ptxas", help="ptxas (default: PATH, else "
                     "/usr/local/cuda/bin/ptxas)")
-    pp.add_argument("--jobs", type=int, default=2)
+    pp.add_argument("--jobs", type=int, default=default_jobs(), metavar="N",
+                    help="compiles at a time (default: the CPU cores this "
+                    "process may use, here %(default)s)")
 
     rp = sub.add_parser("run", help="run the plan on the GPU host")
     rp.add_argument("dir", nargs="?",

@@ -5,6 +5,8 @@ cubin and a launch manifest, and run them.
     kernel = tgemm.compile_problem(4096, 4096, 4096, a="f16", lowering="ptx")
     kernel.write("gemm")                      # gemm.ptx, gemm.json
     tgemm.runtime.run(kernel, m=4096, n=4096, k=4096)   # where a GPU is
+    kernel(a, b, c)                    # on torch (or DLPack) CUDA tensors
+    c = tgemm.matmul(a, b)             # compiled on first use, cached
 
 Compiling needs the compiled extension (tgemm._tgemm, built with the
 project); tgemm.runtime needs only libtgemm_runtime.so, so on a machine with
@@ -15,6 +17,7 @@ from . import runtime
 from .compiler import (CompiledKernel, CompileError, ExtensionMissing,
                        KernelModule, compile, compile_file,
                        extension_available)
+from .ops import matmul
 from .problem import (compile_problem, default_config, element_types,
                       matmul_ir)
 from .runtime import LibraryNotFound, NoDevice, RunError, WrongResult
@@ -30,5 +33,6 @@ __all__ = [
     "CompileError", "CompiledKernel", "ExtensionMissing", "KernelModule",
     "LibraryNotFound", "NoDevice", "RunError", "WrongResult", "chips",
     "compile", "compile_file", "compile_problem", "default_config",
-    "element_types", "extension_available", "matmul_ir", "runtime",
+    "element_types", "extension_available", "matmul", "matmul_ir",
+    "runtime",
 ]

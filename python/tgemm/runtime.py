@@ -8,6 +8,7 @@ this package (build/lib), then the dynamic loader's path."""
 
 import ctypes
 import json
+import numbers
 import os
 import tempfile
 
@@ -47,6 +48,61 @@ class WrongResult(RunError):
     def __init__(self, message, result):
         super().__init__(message, WRONG_RESULT)
         self.result = result
+
+
+class ArgumentTypeError(RunError, TypeError):
+    """An argument of run() that must be an int is not one (bools and floats
+    included); the message names the argument. A RunError with status USAGE
+    and a TypeError."""
+
+    def __init__(self, message):
+        super().__init__(message, USAGE)
+
+
+class ArgumentValueError(RunError, ValueError):
+    """An int argument of run() outside the values it may take; the message
+    names the argument and the range. A RunError with status USAGE and a
+    ValueError."""
+
+    def __init__(self, message):
+        super().__init__(message, USAGE)
+
+
+class ArgumentOverflowError(ArgumentValueError, OverflowError):
+    """An int argument of run() that the C type the C API takes it as
+    (int64_t, int32_t) cannot hold: ctypes would silently keep its low bits.
+    Also an OverflowError."""
+
+
+# The ranges of the C API's integer types.
+INT32 = ("int32_t", -2 ** 31, 2 ** 31 - 1)
+INT64 = ("int64_t", -2 ** 63, 2 ** 63 - 1)
+
+
+def _checked_int(name, value, least, ctype, wanted, optional=False):
+    """`value` as an int for an argument the C API takes as `ctype` (INT32 or
+    INT64), at least `least`; None stays None when `optional`. Raises
+    ArgumentTypeError for anything but an int (a bool or a float too; a
+    numpy integer counts as an int),
+    ArgumentOverflowError beyond the C type and ArgumentValueError below
+    `least`; `wanted` words what the argument must be, for the message."""
+    if value is None and optional:
+        return None
+    # numbers.Integral: int and numpy's integers, not numpy's bool.
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentTypeError("%s must be %s, not %r (of type %s)" % (
+            name, wanted, value, type(value).__name__))
+    number = int(value)
+    type_name, low, high = ctype
+    if number > high or number < low:
+        raise ArgumentOverflowError(
+            "%s must be %s, not %d: out of the range of the C API's %s "
+            "(%d to %d)" % (name, wanted, number, type_name, max(low, least),
+                            high))
+    if number < least:
+        raise ArgumentValueError("%s must be %s, not %d (from %d to %d)" % (
+            name, wanted, number, least, high))
+    return number
 
 
 class _Result(ctypes.Structure):
@@ -280,25 +336,24 @@ def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
     if manifest is None:
         raise RunError("run needs the kernel's manifest (a path or a dict)",
                        USAGE)
-    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 0:
-        raise RunError("reps must be an int >= 0, not %r" % (reps,), USAGE)
+    # Every integer reaches the C API through ctypes, which keeps the low
+    # bits of one its C type cannot hold (m=2**64+256 would run M=256):
+    # each is checked against its type here, before the library is loaded
+    # or a device looked for.
+    reps = _checked_int("reps", reps, 0, INT32, "an int >= 0")
+    device = _checked_int("device", device, 0, INT32, "an int >= 0")
     sizes = {}
     for dim, value in (("m", m), ("n", n), ("k", k)):
-        if value is not None and (isinstance(value, bool) or
-                                  not isinstance(value, int) or value <= 0):
-            raise RunError("%s must be a positive int or None, not %r"
-                           % (dim, value), USAGE)
-        sizes[dim] = value
+        sizes[dim] = _checked_int(dim, value, 1, INT64,
+                                  "a positive int or None", optional=True)
     knobs = {"batch": batch, "lda": lda, "ldb": ldb, "ldc": ldc,
              "offset_a": offset_a, "offset_b": offset_b,
              "offset_c": offset_c}
     for name, value in knobs.items():
         least = 0 if name.startswith("offset") else 1
-        if value is not None and (isinstance(value, bool) or
-                                  not isinstance(value, int) or
-                                  value < least or value >= 2 ** 63):
-            raise RunError("%s must be an int >= %d or None, not %r"
-                           % (name, least, value), USAGE)
+        knobs[name] = _checked_int(name, value, least, INT64,
+                                   "an int >= %d or None" % least,
+                                   optional=True)
     if kernel is None and check:
         raise RunError("timing the anchor alone (kernel=None) needs "
                        "check=False: there is no kernel to check", USAGE)
@@ -376,7 +431,8 @@ def run(kernel, manifest=None, m=None, n=None, k=None, reps=20, check=True,
     for dim in "mnk":
         if sizes[dim] is None:
             sizes[dim] = problem.get(dim)
-    sizes["batch"] = batch if batch is not None else problem.get("batch")
+    sizes["batch"] = knobs["batch"] if knobs["batch"] is not None \
+        else problem.get("batch")
     for name in _STORAGE_KNOBS[1:]:
         sizes[name] = knobs[name]
     report = _report(result, entry.get("name", kernel_name), sizes)

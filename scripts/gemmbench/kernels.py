@@ -160,12 +160,28 @@ def compile_kernel(kernel, chip, tools, out_stem=None):
     return result
 
 
-def compile_many(jobs, workers):
+def default_jobs():
+    """How many compiles to run at a time by default: the CPU cores this
+    process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def compile_many(jobs, workers, progress=None):
     """Runs compile_kernel over a list of (kernel, chip, tools, out_stem)
     with `workers` processes at a time (each compile is a few subprocesses,
-    so threads suffice); returns the results in the list's order."""
+    so threads suffice); returns the results in the list's order. With
+    `progress`, calls progress(done, total, job, result) as each compile
+    finishes (in the order they finish, from the calling thread)."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(compile_kernel, *job) for job in jobs]
+        if progress is not None:
+            index = {f: i for i, f in enumerate(futures)}
+            for done, f in enumerate(
+                    concurrent.futures.as_completed(futures), 1):
+                progress(done, len(jobs), jobs[index[f]], f.result())
         return [f.result() for f in futures]
 
 

@@ -22,21 +22,23 @@ func.func @ws(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 // CHECK-DAG: %[[MAPB:.*]] = tgemm.tensor_map %{{.*}} box [256, 64] swizzle 128 : memref<?x?xf16> -> !llvm.ptr
 // CHECK-DAG: %[[SMEM:.*]] = arith.constant 196672 : i32
 // CHECK-DAG: %[[THREADS:.*]] = arith.constant 384 : index
-// CHECK: gpu.launch_func @ws_module::@ws_kernel {{.*}} threads in (%[[THREADS]], {{.*}}) dynamic_shared_memory_size %[[SMEM]] args({{.*}}, %[[MAPA]] : !llvm.ptr, %[[MAPB]] : !llvm.ptr)
+// CHECK-DAG: %[[MADE:.*]] = arith.constant 1 : i32
+// CHECK: gpu.launch_func @ws_module::@ws_kernel {{.*}} threads in (%[[THREADS]], {{.*}}) dynamic_shared_memory_size %[[SMEM]] args({{.*}}, %[[MAPA]] : !llvm.ptr, %[[MAPB]] : !llvm.ptr, %[[MADE]] : i32)
 // CHECK-SAME: block = [384, 1, 1]
-// CHECK-SAME: tensor_maps = [{box = [128, 64], operand = "a", passing = "global", swizzle = 128 : i64}, {box = [256, 64], operand = "b", passing = "global", swizzle = 128 : i64}]
+// CHECK-SAME: tensor_maps = [{box = [128, 64], operand = "a", passing = "param", swizzle = 128 : i64}, {box = [256, 64], operand = "b", passing = "param", swizzle = 128 : i64}]
 
-// CHECK: gpu.func @ws_kernel(%{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf32>, %[[A:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr)
+// The maps travel by value (tgemm-tensor-maps-by-value), then whether
+// the runtime made both.
+// CHECK: gpu.func @ws_kernel(%{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf16>, %{{.*}}: memref<?x?xf32>, %[[A:.*]]: !llvm.ptr, %[[B:.*]]: !llvm.ptr, %[[MADEARG:.*]]: i32)
 // CHECK-SAME: known_block_size = array<i32: 384, 1, 1>
 // CHECK-SAME: tgemm.schedule = #tgemm.schedule<warp_specialize = true, tma = true, setmaxnreg = true>
+// CHECK-SAME: tgemm.tensor_map_params = 2 : i64
 // CHECK: %[[FULL:.*]] = tgemm.alloc_barriers : <4>
 // CHECK: %[[EMPTY:.*]] = tgemm.alloc_barriers : <4>
-// The whole-tile main loop: TMA where both maps are there (one arrival
-// with the bytes per phase), else cp.async (128 arrivals).
+// The whole-tile main loop: TMA where the runtime made both maps (one
+// arrival with the bytes per phase), else cp.async (128 arrivals).
 // CHECK: scf.if
-// CHECK-DAG: llvm.ptrtoint %[[A]]
-// CHECK-DAG: llvm.ptrtoint %[[B]]
-// CHECK: %[[USE:.*]] = arith.andi
+// CHECK: %[[USE:.*]] = arith.cmpi ne, %[[MADEARG]], %{{.*}} : i32
 // CHECK: %[[ARRIVALS:.*]] = arith.select %[[USE]], %{{.*}}, %{{.*}} : index
 // CHECK: tgemm.init_barriers %[[FULL]] arrivals %[[ARRIVALS]]
 // CHECK: tgemm.init_barriers %[[EMPTY]] arrivals %{{.*}}

@@ -1,0 +1,2 @@
+class ErrorbarContainer(object):
+    pass
