@@ -43,8 +43,8 @@ import shutil
 import sys
 
 from gemmbench import configdb, results
-from gemmbench.kernels import (Kernel, compile_many, find_tools,
-                               require_tools)
+from gemmbench.kernels import (Kernel, compile_many, default_jobs,
+                               find_tools, require_tools)
 from gemmbench.plan import (PlanLine, estimate_seconds,
                             shape_text, write_plan)
 from gemmbench.precisions import (FAMILIES, LOWERINGS, PRECISIONS, REPO,
@@ -335,6 +335,16 @@ def heavier(a, b):
             a.config.raster >= b.config.raster and a.swizzle == b.swizzle)
 
 
+def compile_progress(done, total, job, result):
+    """One line per finished compile of a batch, so that a long prepare
+    shows where it is."""
+    kernel, chip = job[0], job[1]
+    print("  [%d/%d] %s for %s: %s" % (done, total, kernel.stem(), chip,
+                                      result.get("status", "?")
+                                      if isinstance(result, dict) else "done"),
+          flush=True)
+
+
 def choose(precision, lowering, ranked, cap, compiled, records, compile_jobs,
            batch_limit=8):
     """Walks each class's ranked candidates, round-robin over the classes,
@@ -479,7 +489,8 @@ def prepare(args):
                         lambda jobs: compile_many(
                             [(k, kernel_chip(k.lowering, args.chip), tools,
                               os.path.join(args.dir, k.stem()))
-                             for k in jobs], args.jobs),
+                             for k in jobs], args.jobs,
+                            progress=compile_progress),
                         batch_limit=4 * args.jobs)
         mine = [r for q, l, _, r in records if (q, l) == (p, lowering)]
         print("%-9s %-4s %5d tile configs, %5d pruned (%s), %3d compiled, %3d "
@@ -712,7 +723,9 @@ def main(argv=None):
     pp.add_argument("--bin", help="folder of tgemm-opt and tgemm-translate")
     pp.add_argument("--ptxas", help="ptxas (default: PATH, else "
                     "/usr/local/cuda/bin/ptxas)")
-    pp.add_argument("--jobs", type=int, default=2)
+    pp.add_argument("--jobs", type=int, default=default_jobs(),
+                    help="compiles at a time (default: this machine's "
+                    "cores, %(default)s)")
 
     rp = sub.add_parser("run", help="run the plan on the GPU host")
     rp.add_argument("dir", nargs="?", default=os.path.join(REPO, "build",

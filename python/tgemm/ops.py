@@ -18,7 +18,7 @@ import threading
 
 from . import problem as _problem
 
-__all__ = ["matmul", "cache_location"]
+__all__ = ["matmul", "precompile", "cache_location"]
 
 # torch dtype name -> (tgemm operand type, MLIR element type, C's type).
 _OPERANDS = {
@@ -107,16 +107,20 @@ def _version():
     return __version__
 
 
-def _kernel(source, options, directory):
-    """The Launcher for `source` compiled with `options`: from memory, from
-    the disk cache, or compiled now (and cached)."""
-    key = hashlib.sha256(json.dumps(
+def _key(source, options):
+    return hashlib.sha256(json.dumps(
         {"source": source, "options": options, "tgemm": _version()},
         sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _kernel(source, options, directory, launch=True):
+    """The Launcher for `source` compiled with `options`: from memory, from
+    the disk cache, or compiled now (and cached). With launch=False, the
+    cached files' paths only."""
+    key = _key(source, options)
     with _lock:
-        if key in _kernels:
+        if launch and key in _kernels:
             return _kernels[key]
-    from .launch import Launcher
     ptx = os.path.join(directory, key + ".ptx")
     manifest = os.path.join(directory, key + ".json")
     if not (os.path.exists(ptx) and os.path.exists(manifest)):
@@ -130,16 +134,51 @@ def _kernel(source, options, directory):
             with os.fdopen(fd, "w") as f:
                 f.write(data)
             os.replace(tmp, path)
+    if not launch:
+        return ptx, manifest
+    from .launch import Launcher
     launcher = Launcher(ptx, manifest)
     with _lock:
         return _kernels.setdefault(key, launcher)
+
+
+def _options(lowering, chip):
+    return {"lowering": lowering, "chip": chip}
+
+
+def precompile(a="float16", b=None, out=None, *, layout_a="row",
+               layout_b="col", batched=False, strided=False, alpha=1.0,
+               beta=0.0, lowering=None, chip="sm_90a", cache_dir=None):
+    """Compiles into the cache the kernel `matmul` would pick for operands
+    of torch dtype names `a` and `b` (b defaults to a) and an `out` of
+    dtype name `out` (default: matmul's), in these layouts, for `chip`; so
+    that a host with only the runtime library (no compiler) finds it there.
+    Returns the paths of the cached PTX and manifest."""
+    spec = _spec(a, a if b is None else b, out, layout_a, layout_b, strided,
+                 batched, alpha, beta)
+    return _kernel(spec, _options(lowering, chip), cache_location(cache_dir),
+                   launch=False)
+
+
+def _spec(da, db, dc, la, lb, strided, batched, alpha, beta):
+    if da not in _OPERANDS or db not in _OPERANDS:
+        raise TypeError("no tgemm kernel multiplies %s by %s" % (da, db))
+    ta, ma, c_default = _OPERANDS[da]
+    tb, mb, _ = _OPERANDS[db]
+    if dc is None:
+        dc = _TORCH_RESULT[c_default]
+    if dc not in _RESULTS:
+        raise TypeError("out has dtype %s, which no tgemm kernel writes" % dc)
+    acc = "i32" if ta in ("s8", "u8") else "f32"
+    return _source(ma, mb, acc, _RESULTS[dc][1], la, lb, strided, batched,
+                   alpha, beta)
 
 
 def matmul(a, b, out=None, *, alpha=1.0, beta=0.0, lowering=None, chip=None,
            cache_dir=None, stream=None):
     """out = alpha * a @ b + beta * out with a tgemm kernel, on torch CUDA
     tensors: a (M x K) and b (K x N), or batches of them (B x M x K,
-    B x N x K); out (M x N) is made when not given (f16, bf16 or f32 like
+    B x K x N); out (M x N) is made when not given (f16, bf16 or f32 like
     the operands; s32 for 8-bit integers; bf16 for fp8), and must be
     row-major. float32 operands compute as tf32. The kernel is compiled on
     first use for the tensors' chip (`chip` to override; `lowering` None is
@@ -156,33 +195,24 @@ def matmul(a, b, out=None, *, alpha=1.0, beta=0.0, lowering=None, chip=None,
     if a.dim() != b.dim():
         raise ValueError("a has %d dimensions and b %d" % (a.dim(), b.dim()))
     da, db = _dtype(a, "a"), _dtype(b, "b")
-    if da not in _OPERANDS or db not in _OPERANDS:
-        raise TypeError("no tgemm kernel multiplies %s by %s" % (a.dtype,
-                                                                 b.dtype))
-    ta, ma, c_default = _OPERANDS[da]
-    tb, mb, _ = _OPERANDS[db]
-    batched = a.dim() == 3
-    shape = tuple(a.shape[:-1]) + (b.shape[-1],)
     if out is None:
-        out = torch.empty(shape, device=a.device,
-                          dtype=getattr(torch, _TORCH_RESULT[c_default]))
         if float(beta) != 0.0:
             raise ValueError("beta needs an `out` to read")
-    dc = _dtype(out, "out")
-    if dc not in _RESULTS:
-        raise TypeError("out has dtype %s, which no tgemm kernel writes"
-                        % out.dtype)
-    tc, mc = _RESULTS[dc]
-    acc = "i32" if ta in ("s8", "u8") else "f32"
+        if da not in _OPERANDS:
+            raise TypeError("no tgemm kernel multiplies %s by %s"
+                            % (a.dtype, b.dtype))
+        shape = tuple(a.shape[:-1]) + (b.shape[-1],)
+        out = torch.empty(shape, device=a.device, dtype=getattr(
+            torch, _TORCH_RESULT[_OPERANDS[da][2]]))
     la, pa = _layout(a, "a")
     lb, pb = _layout(b, "b")
     lc, pc = _layout(out, "out")
     if lc != "row":
         raise ValueError("out must be row-major (unit stride along its "
                          "columns); got strides %r" % (tuple(out.stride()),))
-    source = _source(ma, mb, acc, mc, la, lb, pa or pb or pc, batched,
-                     alpha, beta)
-    options = {"lowering": lowering,
-               "chip": chip if chip is not None else _chip(a.device)}
-    kernel = _kernel(source, options, cache_location(cache_dir))
+    spec = _spec(da, db, _dtype(out, "out"), la, lb, pa or pb or pc,
+                 a.dim() == 3, alpha, beta)
+    kernel = _kernel(spec, _options(
+        lowering, chip if chip is not None else _chip(a.device)),
+        cache_location(cache_dir))
     return kernel(a, b, out, stream=stream)

@@ -1,0 +1,166 @@
+"""tgemm.launch and tgemm.ops without a GPU: every argument check that comes
+before a device, the C launch structure's layout, and the kernel cache."""
+
+import ctypes
+import os
+
+import pytest
+
+import tgemm
+from tgemm import launch, ops
+from conftest import RUNTIME_INPUTS, needs_extension, needs_runtime
+
+F16_JSON = os.path.join(RUNTIME_INPUTS, "f16.json")      # 4096^3, A row, B col
+BATCHED_JSON = os.path.join(RUNTIME_INPUTS, "batched.json")
+GEMM_PTX = os.path.join(RUNTIME_INPUTS, "gemm.ptx")
+
+
+class Cai:
+    """A stand-in CUDA array: __cuda_array_interface__ version 3."""
+
+    def __init__(self, shape, typestr="<f2", strides=None, data=0x7f0000000000):
+        self.__cuda_array_interface__ = {
+            "shape": tuple(shape), "typestr": typestr, "data": (data, False),
+            "strides": strides, "version": 3}
+
+
+def matrices(m=4096, n=4096, k=4096, b_strides=None):
+    # A row-major M x K f16; B column-major K x N f16 (unit stride along its
+    # rows: byte strides (2, 2K)); C row-major M x N f32.
+    a = Cai((m, k), "<f2")
+    b = Cai((k, n), "<f2", b_strides if b_strides else (2, 2 * k))
+    c = Cai((m, n), "<f4")
+    return a, b, c
+
+
+@needs_runtime
+def test_launch_args_layout():
+    rt = launch._library(None)
+    assert rt.lib.tgemm_rt_launch_args_size() == \
+        ctypes.sizeof(launch._LaunchArgs)
+
+
+@needs_runtime
+def test_checks_before_the_device():
+    k = launch.Launcher(GEMM_PTX, F16_JSON)
+    assert k.name == "gemm_f16_f32_kernel"
+    a, b, c = matrices()
+    with pytest.raises(ValueError, match=r"shapes do not make a GEMM: a \(4096, "
+                       r"4096\) @ b \(2048, 4096\)"):
+        k(a, Cai((2048, 4096), "<f2", (2, 4096)), c)
+    with pytest.raises(TypeError, match="argument 'c' is f16; kernel "
+                       "'gemm_f16_f32_kernel' takes f32"):
+        k(a, b, Cai((4096, 4096), "<f2"))
+    # B row-major where the kernel takes it column-major.
+    with pytest.raises(ValueError, match="argument 'b' has shape .* kernel "
+                       "'gemm_f16_f32_kernel' takes it column-major"):
+        k(a, Cai((4096, 4096), "<f2"), c)
+    with pytest.raises(ValueError, match="argument 'a' has shape \\(4096,\\): "
+                       "kernel 'gemm_f16_f32_kernel' takes a matrix"):
+        k(Cai((4096,), "<f2"), b, c)
+    with pytest.raises(TypeError, match="argument 'a': expected a CUDA tensor"):
+        k([[1.0]], b, c)
+    with pytest.raises(TypeError, match="argument 'b' has typestr '<f8'"):
+        k(a, Cai((4096, 4096), "<f8", (8, 8 * 4096)), c)
+    with pytest.raises(ValueError, match="strides .* not whole elements"):
+        k(a, Cai((4096, 4096), "<f2", (3, 8192)), c)
+    with pytest.raises(TypeError, match="stream must be"):
+        k(a, b, c, stream="fast")
+
+
+@needs_runtime
+def test_a_valid_call_reaches_the_device():
+    # Every check passes; there is no GPU here, so loading the kernel on a
+    # device is what fails, with the runtime's own words.
+    k = launch.Launcher(GEMM_PTX, F16_JSON)
+    with pytest.raises(tgemm.RunError) as error:
+        k(*matrices())
+    assert "CUDA" in str(error.value) or "device" in str(error.value)
+
+
+@needs_runtime
+def test_batched_rank():
+    k = launch.Launcher(GEMM_PTX, BATCHED_JSON, kernel_name=None) \
+        if os.path.exists(BATCHED_JSON) else None
+    if k is None:
+        pytest.skip("no batched manifest")
+    with pytest.raises(ValueError, match="takes a batch of matrices"):
+        k(*matrices(256, 256, 256))
+
+
+def test_manifest_is_needed_for_a_file():
+    with pytest.raises(TypeError, match="a manifest is needed"):
+        launch.Launcher(GEMM_PTX)
+
+
+class Strided:
+    def __init__(self, shape, strides, dtype="torch.float16"):
+        self.shape, self._strides, self.dtype = shape, strides, dtype
+
+    def stride(self):
+        return self._strides
+
+
+def test_layouts_from_strides():
+    assert ops._layout(Strided((64, 32), (32, 1)), "a") == ("row", False)
+    assert ops._layout(Strided((64, 32), (1, 64)), "a") == ("col", False)
+    assert ops._layout(Strided((64, 32), (40, 1)), "a") == ("row", True)
+    assert ops._layout(Strided((4, 64, 32), (2048, 32, 1)), "a") == \
+        ("row", False)
+    assert ops._layout(Strided((4, 64, 32), (4096, 32, 1)), "a") == \
+        ("row", True)
+    with pytest.raises(ValueError, match="neither its rows nor its columns"):
+        ops._layout(Strided((64, 32), (64, 2)), "a")
+
+
+def test_cache_location(monkeypatch, tmp_path):
+    monkeypatch.setenv("TGEMM_CACHE_DIR", str(tmp_path / "c"))
+    assert ops.cache_location() == str(tmp_path / "c")
+    assert ops.cache_location(tmp_path / "d") == str(tmp_path / "d")
+    monkeypatch.delenv("TGEMM_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
+    assert ops.cache_location() == str(tmp_path / "x" / "tgemm")
+
+
+def test_kernel_source_per_dtype():
+    s8 = ops._spec("int8", "int8", None, "row", "col", False, False, 1.0, 0.0)
+    assert "memref<?x?xi8>" in s8 and "acc(i32)" in s8 and "?x?xi32" in s8
+    fp8 = ops._spec("float8_e4m3fn", "float8_e5m2", None, "row", "col",
+                    False, False, 1.0, 0.0)
+    assert "f8E4M3FN" in fp8 and "f8E5M2" in fp8 and "?x?xbf16" in fp8
+    strided = ops._spec("float16", "float16", "float32", "col", "row", True,
+                        True, 0.5, 2.0)
+    assert "strided<[?, ?, 1], offset: ?>" in strided
+    assert "layout(col, row)" in strided and "alpha(0.5) beta(2.0)" in strided
+    with pytest.raises(TypeError, match="no tgemm kernel multiplies"):
+        ops._spec("float64", "float64", None, "row", "col", False, False, 1, 0)
+    with pytest.raises(TypeError, match="which no tgemm kernel writes"):
+        ops._spec("float16", "float16", "int8", "row", "col", False, False, 1,
+                  0)
+
+
+@needs_extension
+def test_precompile_caches_by_source_options_and_version(tmp_path):
+    ptx, manifest = ops.precompile("float16", chip="sm_90a",
+                                   cache_dir=tmp_path)
+    assert os.path.exists(ptx) and os.path.exists(manifest)
+    assert ".target sm_90a" in open(ptx).read()
+    first = os.path.getmtime(ptx)
+    # The same request is a cache hit: nothing is compiled or written.
+    assert ops.precompile("float16", chip="sm_90a", cache_dir=tmp_path) == \
+        (ptx, manifest)
+    assert os.path.getmtime(ptx) == first
+    # Another layout, chip or tool version is another kernel.
+    other, _ = ops.precompile("float16", layout_b="row", chip="sm_90a",
+                              cache_dir=tmp_path)
+    ptx90, _ = ops.precompile("float16", chip="sm_90", cache_dir=tmp_path)
+    assert len({ptx, other, ptx90}) == 3
+    key = ops._key("x", {"chip": "sm_90"})
+    old = tgemm.__version__
+    try:
+        tgemm.__version__ = old + ".next"
+        assert ops._key("x", {"chip": "sm_90"}) != key
+    finally:
+        tgemm.__version__ = old
+    # Nothing half-written is left beside the kernels.
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".tgemm-")]
