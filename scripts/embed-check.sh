@@ -5,7 +5,11 @@
 # its tool on examples/embed/matmul.mlir for both lowerings, checks that it
 # writes what the installed tgemm-opt | tgemm-translate write for the same
 # pipeline, that it fails with a diagnostic on a bad input, and assembles the
-# PTX with ptxas for sm_90 where the CUDA toolkit is.
+# PTX with ptxas for sm_90 where the CUDA toolkit is. It also checks the
+# version (find_package(TGemm 0.2) finds the package, another minor version
+# does not; the installed tools print the build's version) and the installed
+# Python package (imports from the prefix, compiles, finds the prefix's
+# runtime library).
 #
 #   scripts/embed-check.sh [BUILD_DIR]      default: build, already built
 #
@@ -34,6 +38,61 @@ cmake --install "$build" --prefix "$prefix" > "$work/install.log" ||
   { cat "$work/install.log" >&2; fail "cmake --install failed"; }
 [ -f "$prefix/lib/cmake/tgemm/TGemmConfig.cmake" ] ||
   fail "no lib/cmake/tgemm/TGemmConfig.cmake in the prefix"
+[ -f "$prefix/lib/cmake/tgemm/TGemmConfigVersion.cmake" ] ||
+  fail "no lib/cmake/tgemm/TGemmConfigVersion.cmake in the prefix"
+[ -f "$prefix/include/tgemm/Version.h" ] ||
+  fail "no include/tgemm/Version.h in the prefix"
+
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
+[ -n "$version" ] || fail "no CMAKE_PROJECT_VERSION in $build/CMakeCache.txt"
+echo "== the installed tools are tgemm $version"
+for tool in tgemm-opt tgemm-translate; do
+  "$prefix/bin/$tool" --version | grep -qx "$tool (tgemm) $version" ||
+    fail "$tool --version does not say tgemm $version"
+done
+
+echo "== find_package(TGemm) takes $version, and no other minor version"
+major_minor=${version%.*}
+other="${version%%.*}.$(( ${major_minor#*.} + 1 ))"
+mkdir -p "$work/version-probe"
+cat > "$work/version-probe/CMakeLists.txt" << 'PROBE'
+cmake_minimum_required(VERSION 3.20)
+project(version-probe NONE)
+find_package(TGemm ${WANTED} CONFIG QUIET)
+message(STATUS "probe: found=${TGemm_FOUND} version=${TGemm_VERSION}")
+PROBE
+probe() {
+  rm -rf "$work/version-probe/build"
+  cmake -S "$work/version-probe" -B "$work/version-probe/build" \
+    -DCMAKE_PREFIX_PATH="$prefix" -DWANTED="$1" 2>&1 | sed -n 's/.*probe: //p'
+}
+[ "$(probe "$major_minor")" = "found=1 version=$version" ] ||
+  fail "find_package(TGemm $major_minor) does not find tgemm $version"
+[ "$(probe "$other")" = "found=0 version=" ] ||
+  fail "find_package(TGemm $other) accepts tgemm $version"
+
+python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+python_dir=$(sed -n 's/^TGEMM_INSTALL_PYTHON_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+if ls "$build"/python/tgemm/_tgemm*.so > /dev/null 2>&1; then
+  echo "== the installed Python package ($python_dir) imports and compiles"
+  [ -d "$prefix/$python_dir/tgemm" ] || fail "no $python_dir/tgemm in the prefix"
+  (cd "$work" && env -u TGEMM_RUNTIME_LIB PYTHONPATH="$prefix/$python_dir" \
+    PYTHONDONTWRITEBYTECODE=1 "$python" - "$prefix" "$version" << 'PY'
+import os, sys
+import tgemm
+prefix, version = os.path.realpath(sys.argv[1]), sys.argv[2]
+assert os.path.realpath(tgemm.__file__).startswith(prefix), tgemm.__file__
+assert tgemm.__version__ == version, (tgemm.__version__, version)
+kernel = tgemm.compile_problem(128, 128, 128, a="f16", lowering="wmma")
+assert "wmma.mma.sync" in kernel.ptx
+library = tgemm.runtime.find_library()
+if os.path.isabs(library):  # built with the runtime (the CUDA toolkit)
+    assert os.path.realpath(library) == os.path.join(
+        prefix, "lib", "libtgemm_runtime.so"), library
+print("python: tgemm", tgemm.__version__, "from the prefix; runtime:", library)
+PY
+  ) || fail "the installed Python package does not work"
+fi
 
 # The consumer is built with the compiler tgemm was built with; MLIR is not
 # named: the package must find it by itself.

@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++ python3
   clang-22 libclang-rt-22-dev  # libFuzzer and sanitizers (scripts/fuzz.sh)
   python3-dev pybind11-dev python3-pytest                 # the Python package
+  python3-venv python3-setuptools python3-wheel           # pip install . (setup.py)
   python3-matplotlib                                      # the study report's plots
 )
 

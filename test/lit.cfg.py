@@ -21,6 +21,8 @@ config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%tgemm_src", config.tgemm_src_root))
 config.substitutions.append(("%tgemm_libs", config.tgemm_lib_dir))
 config.substitutions.append(("%python", config.python_executable))
+# project()'s version (CMakeLists.txt), which every tool must report.
+config.substitutions.append(("%tgemm_version", config.tgemm_version))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

@@ -14,6 +14,7 @@
 #include "tgemm/Target/Legality.h"
 #include "tgemm/runtime/ElementType.h"
 #include "tgemm/runtime/Manifest.h"
+#include "tgemm/Version.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -56,6 +57,8 @@ py::dict compileToDict(const std::string &source,
 
 PYBIND11_MODULE(_tgemm, m) {
   m.doc() = "tgemm's compiler: MLIR text to PTX, cubin and launch manifest";
+  // The package checks it against its own (tgemm.__version__).
+  m.attr("__version__") = TGEMM_VERSION_STRING;
 
   m.def(
       "compile",

@@ -13,6 +13,28 @@ project); tgemm.runtime needs only libtgemm_runtime.so, so on a machine with
 a GPU but no LLVM this package imports and runs kernels compiled elsewhere.
 See docs/python.md."""
 
+def _source_tree_version():
+    """The version project() names in the top-level CMakeLists.txt, for a
+    package imported straight from the source tree (PYTHONPATH=python),
+    which no build has stamped with _version.py."""
+    import os
+    import re
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir,
+                       os.pardir, "CMakeLists.txt")
+    try:
+        with open(top) as f:
+            found = re.search(r"^project\(tgemm\s+VERSION\s+([0-9.]+)",
+                              f.read(), re.MULTILINE)
+    except OSError:
+        found = None
+    return found.group(1) if found else "unknown"
+
+
+try:
+    from ._version import __version__
+except ImportError:
+    __version__ = _source_tree_version()
+
 from . import runtime
 from .compiler import (CompiledKernel, CompileError, ExtensionMissing,
                        KernelModule, compile, compile_file,

@@ -158,6 +158,9 @@ def main(argv=None):
         prog="python -m tgemm",
         description="Compile tiled GEMMs for NVIDIA tensor cores and run "
                     "them (docs/python.md).")
+    from . import __version__
+    parser.add_argument("--version", action="version",
+                        version="python -m tgemm (tgemm) " + __version__)
     commands = parser.add_subparsers(dest="command", required=True)
 
     p = commands.add_parser("compile", help="compile an MLIR file holding "

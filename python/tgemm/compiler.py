@@ -19,6 +19,17 @@ except ImportError as error:  # a runtime-only install: no LLVM/MLIR here
     else:
         _EXTENSION_ERROR = "it is not built: no _tgemm*.so in " + _here
 
+# An extension left from another version's build would compile with that
+# version's rules: it is refused, not half used.
+if _tgemm is not None:
+    from . import __version__ as _package_version
+    _built = getattr(_tgemm, "__version__", "unknown")
+    if _built != _package_version:
+        _EXTENSION_ERROR = ("%s was built by tgemm %s, but this package is "
+                            "tgemm %s: rebuild it" % (
+                                _tgemm.__file__, _built, _package_version))
+        _tgemm = None
+
 class CompileError(Exception):
     """MLIR rejected the input or an option. `diagnostics` holds every
     diagnostic as tgemm-opt prints it (file:line:col: error: ..., with the

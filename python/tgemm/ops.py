@@ -104,9 +104,7 @@ def _source(a_type, b_type, acc, c_type, la, lb, strided, batched, alpha,
 
 def _version():
     import tgemm
-    # A package without a version (a source tree no build has stamped) keys
-    # its kernels apart from every versioned one.
-    return getattr(tgemm, "__version__", "unversioned")
+    return tgemm.__version__
 
 
 def _key(source, options):

@@ -3,8 +3,10 @@
 
 Needs neither the compiled extension nor LLVM, only the runtime library and,
 to run anything, a CUDA driver and GPU. The library is looked for in the
-`library` argument, then $TGEMM_RUNTIME_LIB, then the build tree next to
-this package (build/lib), then the dynamic loader's path."""
+`library` argument, then $TGEMM_RUNTIME_LIB, then inside this package (a
+pip install puts it there), then the prefix's lib/ (cmake --install), then
+the build tree next to this package (build/lib), then the dynamic loader's
+path."""
 
 import ctypes
 import json
@@ -130,7 +132,18 @@ _STORAGE_KNOBS = ("batch", "lda", "ldb", "ldc", "offset_a", "offset_b",
 
 def _candidates():
     here = os.path.dirname(os.path.abspath(__file__))
+    installed = []
+    try:
+        # cmake --install: the prefix's lib/.
+        from . import _install
+        installed.append(os.path.join(here, _install.RUNTIME_LIBRARY_DIR,
+                                      LIBRARY_NAME))
+    except ImportError:
+        pass
     return [
+        # pip install: the library inside the package
+        os.path.join(here, LIBRARY_NAME),
+    ] + installed + [
         # build/python/tgemm -> build/lib
         os.path.join(here, os.pardir, os.pardir, "lib", LIBRARY_NAME),
         # python/tgemm in the source tree -> build/lib
@@ -187,6 +200,12 @@ class Runtime:
                 "speaks version %d (%d bytes)" % (
                     path, version, lib.tgemm_rt_result_size(), ABI_VERSION,
                     ctypes.sizeof(_Result)))
+        # tgemm's version of the library (tgemm.__version__ of its build).
+        self.version = None
+        if hasattr(lib, "tgemm_rt_version"):
+            lib.tgemm_rt_version.restype = ctypes.c_char_p
+            lib.tgemm_rt_version.argtypes = []
+            self.version = lib.tgemm_rt_version().decode()
         lib.tgemm_rt_load.restype = ctypes.c_void_p
         lib.tgemm_rt_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
                                       ctypes.c_char_p, ctypes.c_int]

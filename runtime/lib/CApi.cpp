@@ -7,6 +7,7 @@
 #include "tgemm/runtime/KernelBinary.h"
 #include "tgemm/runtime/Launcher.h"
 #include "tgemm/runtime/Manifest.h"
+#include "tgemm/Version.h"
 
 #include <cstring>
 #include <memory>
@@ -104,6 +105,8 @@ template <typename Body> int guarded(Body &&body) {
 extern "C" {
 
 int tgemm_rt_abi_version(void) { return TGEMM_RT_ABI_VERSION; }
+
+const char *tgemm_rt_version(void) { return TGEMM_VERSION_STRING; }
 
 size_t tgemm_rt_result_size(void) { return sizeof(tgemm_rt_result); }
 

@@ -5,8 +5,17 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "tgemm/InitTGemm.h"
+#include "tgemm/Version.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
+  llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tgemm-opt (tgemm) " TGEMM_VERSION_STRING "\n"
+       << "  built with LLVM/MLIR " LLVM_VERSION_STRING "\n";
+  });
   mlir::registerAllPasses();
   mlir::tgemm::registerAllTGemmPasses();
 

@@ -18,6 +18,9 @@
 
 #include "tgemm/InitTGemm.h"
 #include "tgemm/Target/Artifacts.h"
+#include "tgemm/Version.h"
+
+#include "llvm/Config/llvm-config.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -31,13 +34,19 @@ namespace cl = llvm::cl;
 namespace {
 enum class Emit { Ptx, Cubin, Manifest };
 
+// The tool's own options. libLLVM registers hundreds more (every target's
+// code generator's, none of which this tool reads); main hides them from
+// --help and --help-hidden. --help sorts categories by name, so this one
+// comes before "Generic Options".
+cl::OptionCategory toolCategory("Emit options");
+
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<input file>"),
-                                   cl::init("-"));
+                                   cl::init("-"), cl::cat(toolCategory));
 cl::opt<std::string> outputFilename("o", cl::desc("Output file"),
                                     cl::value_desc("filename"),
-                                    cl::init("-"));
+                                    cl::init("-"), cl::cat(toolCategory));
 cl::opt<Emit> emit(
-    "emit", cl::desc("What to write"), cl::Required,
+    "emit", cl::desc("What to write"), cl::Required, cl::cat(toolCategory),
     cl::values(clEnumValN(Emit::Ptx, "ptx", "the PTX of one kernel module"),
                clEnumValN(Emit::Cubin, "cubin",
                           "a cubin assembled by ptxas (needs -o)"),
@@ -45,11 +54,11 @@ cl::opt<Emit> emit(
                           "the launch manifest of every kernel, as JSON")));
 cl::opt<std::string> moduleName(
     "module", cl::desc("The gpu.module to emit, when there are several"),
-    cl::init(""));
+    cl::init(""), cl::cat(toolCategory));
 cl::opt<std::string> ptxasPath(
     "ptxas", cl::desc("ptxas to assemble cubins with (default: CUDA_HOME, "
                       "/usr/local/cuda, then PATH)"),
-    cl::init(""));
+    cl::init(""), cl::cat(toolCategory));
 
 FailureOr<CompiledModule> selectModule(ModuleOp module,
                                        ArrayRef<CompiledModule> modules) {
@@ -108,6 +117,11 @@ LogicalResult emitCubin(ModuleOp module, const CompiledModule &compiled) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(toolCategory);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "tgemm-translate (tgemm) " TGEMM_VERSION_STRING "\n"
+       << "  built with LLVM/MLIR " LLVM_VERSION_STRING "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv,
                               "tgemm-translate: PTX, cubin and launch "
                               "manifest from a compiled tgemm module\n");

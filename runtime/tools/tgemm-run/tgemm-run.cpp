@@ -16,6 +16,7 @@
 #include "tgemm/runtime/Problem.h"
 #include "tgemm/runtime/Report.h"
 #include "tgemm/runtime/SelfTest.h"
+#include "tgemm/Version.h"
 
 #include <charconv>
 #include <cstdint>
@@ -33,7 +34,7 @@ namespace {
 
 const char *kUsage = R"(usage: tgemm-run KERNEL.ptx|KERNEL.cubin --manifest KERNEL.json [options]
        tgemm-run --cublas-only --manifest KERNEL.json [options]
-       tgemm-run --self-test | --list-devices | --csv-header | --help
+       tgemm-run --self-test | --list-devices | --csv-header | --help | --version
 
 Launches a compiled tgemm kernel on deterministic random inputs, checks its
 result against a reference library (--check) and times it next to that
@@ -81,7 +82,7 @@ struct Options {
   uint64_t seed = 1;
   bool check = false, csv = false, csvHeader = false, json = false;
   bool cublasOnly = false, noFlush = false, noAnchor = false;
-  bool help = false, selfTest = false, listDevices = false;
+  bool help = false, version = false, selfTest = false, listDevices = false;
 };
 
 /// The most --reps and --warmup take.
@@ -180,6 +181,8 @@ Options parseOptions(int argc, char **argv) {
       o.listDevices = flag();
     else if (arg == "--help" || arg == "-h")
       o.help = flag();
+    else if (arg == "--version")
+      o.version = flag();
     else if (arg.rfind("-", 0) == 0 && arg != "-")
       fail(ErrorKind::Usage, "unknown option '" + arg + "' (see --help)");
     else if (o.kernelFile.empty())
@@ -271,6 +274,10 @@ int main(int argc, char **argv) {
     Options o = parseOptions(argc, argv);
     if (o.help) {
       std::cout << kUsage;
+      return 0;
+    }
+    if (o.version) {
+      std::cout << "tgemm-run (tgemm) " TGEMM_VERSION_STRING "\n";
       return 0;
     }
     if (o.listDevices)

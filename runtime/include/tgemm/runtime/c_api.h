@@ -77,6 +77,9 @@ typedef struct tgemm_rt_options {
 } tgemm_rt_options;
 
 TGEMM_RT_API int tgemm_rt_abi_version(void);
+/* tgemm's version, "MAJOR.MINOR.PATCH" (tgemm/Version.h): the same string as
+ * every tool's --version and the Python package's tgemm.__version__. */
+TGEMM_RT_API const char *tgemm_rt_version(void);
 /* sizeof(tgemm_rt_result), so a binding can check its layout. */
 TGEMM_RT_API size_t tgemm_rt_result_size(void);
 /* sizeof(tgemm_rt_options), likewise. */
