@@ -7,10 +7,13 @@ pip runs this file; it configures tgemm with CMake in build-pip/ (against the
 installed LLVM/MLIR 22, for the interpreter pip runs under), builds the
 compiler extension (tgemm._tgemm) and, where the CUDA toolkit is, the runtime
 library (libtgemm_runtime.so), and puts both into the package next to its
-modules. Set TGEMM_BUILD_DIR to take them from a build directory that already
-has them built (e.g. build/, made with `make`) instead, without building
-anything; TGEMM_CMAKE_ARGS adds arguments to the configure step. Nothing here
-needs the network.
+modules. TGEMM_CMAKE_ARGS adds arguments to the configure step (build-pip/
+is configured once: remove it to change them); with
+TGEMM_CMAKE_ARGS=-DTGEMM_ENABLE_COMPILER=OFF (a GPU host without LLVM) it
+builds the runtime library alone, and the package launches kernels compiled
+elsewhere but cannot compile. Set TGEMM_BUILD_DIR to take what it needs from
+a build directory that already has it built (e.g. build/, made with `make`)
+instead, without building anything. Nothing here needs the network.
 
 The version is the one the top-level CMakeLists.txt's project() names."""
 
@@ -98,6 +101,14 @@ def cmake_build():
         command += shlex.split(os.environ.get("TGEMM_CMAKE_ARGS", ""))
         _run(command, log)
     targets = _targets(build_dir)
+    if _runtime_only(build_dir):
+        # A GPU host without LLVM: the modules and the runtime library.
+        if "tgemm_runtime" not in targets:
+            fail("%s builds neither the compiler nor the runtime (no CUDA "
+                 "toolkit found): nothing to install" % build_dir)
+        _run(["cmake", "--build", build_dir, "--target", "tgemm_runtime",
+              "TGemmPythonSources"], log)
+        return build_dir
     if "TGemmPythonExtension" not in targets:
         fail("%s has no Python extension to build: pybind11 or Python's "
              "headers were not found when it was configured (Debian: "
@@ -110,6 +121,16 @@ def cmake_build():
     return build_dir
 
 
+def _runtime_only(build_dir):
+    """Whether the build was configured with -DTGEMM_ENABLE_COMPILER=OFF."""
+    cache = os.path.join(build_dir, "CMakeCache.txt")
+    if not os.path.isfile(cache):  # a tree of built files only
+        return False
+    with open(cache) as f:
+        return re.search(r"^TGEMM_ENABLE_COMPILER:BOOL=(OFF|0|FALSE|NO)$",
+                         f.read(), re.MULTILINE | re.IGNORECASE) is not None
+
+
 class CMakeBuildPy(build_py):
     """The modules as setuptools copies them, plus what CMake made: the
     extension, _version.py and libtgemm_runtime.so."""
@@ -120,7 +141,10 @@ class CMakeBuildPy(build_py):
         package = os.path.join(build_dir, "python", "tgemm")
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
         extension = os.path.join(package, "_tgemm" + suffix)
-        if not os.path.isfile(extension):
+        runtime_only = _runtime_only(build_dir)
+        if runtime_only:
+            extension = None
+        elif not os.path.isfile(extension):
             built = [os.path.basename(p) for p in
                      glob.glob(os.path.join(package, "_tgemm*.so"))]
             fail("no %s in %s (found: %s): build the extension there "
@@ -129,7 +153,9 @@ class CMakeBuildPy(build_py):
                      os.path.basename(extension), package,
                      ", ".join(built) or "none", sys.executable))
         destination = os.path.join(self.build_lib, "tgemm")
-        files = [extension, os.path.join(package, "_version.py")]
+        files = [os.path.join(package, "_version.py")]
+        if extension:
+            files.append(extension)
         runtime = os.path.join(build_dir, "lib", "libtgemm_runtime.so")
         if os.path.isfile(runtime):
             files.append(runtime)

@@ -14,6 +14,13 @@
 #     there is no device).
 #
 #   scripts/runtime-only-check.sh            needs the CUDA toolkit, not LLVM
+#   KERNELS=DIR scripts/runtime-only-check.sh
+#
+# Without KERNELS the kernel is test/Runtime/Inputs/gemm.ptx, a stand-in
+# with the real parameter list and no body: it loads, and launches without
+# a check. KERNELS names a directory of kernels compiled elsewhere (NAME.ptx
+# or NAME.cubin with NAME.json): on a GPU each one then runs checked
+# against the reference library, from C and from Python.
 #
 # KEEP=1 keeps the temporary directory. Prints "runtime-only-check: OK" last.
 set -euo pipefail
@@ -98,21 +105,42 @@ cmake "${generator[@]}" -S "$work/consumer" -B "$work/consumer/build" \
   { cat "$work/consumer.log" >&2; fail "configuring the C program failed"; }
 cmake --build "$work/consumer/build" >> "$work/consumer.log" 2>&1 ||
   { cat "$work/consumer.log" >&2; fail "building the C program failed"; }
-out=$("$work/consumer/build/consumer" "$src/test/Runtime/Inputs/gemm.ptx" \
-  "$src/test/Runtime/Inputs/f16.json")
-echo "$out"
-echo "$out" | grep -qx "version $version abi [0-9]*" ||
-  fail "the C program does not see tgemm $version"
-echo "$out" | grep -Eq "^load: (ok|.*no CUDA device.*)$" ||
-  fail "the C program's load neither worked nor said there is no device"
+kernels=()
+checked=0
+if [ -n "${KERNELS:-}" ]; then
+  KERNELS=$(cd "$KERNELS" && pwd) || fail "no directory $KERNELS"
+  shopt -s nullglob
+  for f in "$KERNELS"/*.ptx "$KERNELS"/*.cubin; do
+    [ -f "${f%.*}.json" ] && kernels+=("$f")
+  done
+  shopt -u nullglob
+  [ "${#kernels[@]}" -gt 0 ] || fail "no NAME.ptx|cubin with NAME.json in $KERNELS"
+  checked=1
+else
+  kernels=("$src/test/Runtime/Inputs/gemm.ptx")
+fi
+manifest_of() {
+  if [ "$checked" = 1 ]; then echo "${1%.*}.json"
+  else echo "$src/test/Runtime/Inputs/f16.json"; fi
+}
+for kernel in "${kernels[@]}"; do
+  out=$("$work/consumer/build/consumer" "$kernel" "$(manifest_of "$kernel")")
+  echo "$out"
+  echo "$out" | grep -qx "version $version abi [0-9]*" ||
+    fail "the C program does not see tgemm $version"
+  echo "$out" | grep -Eq "^load: (ok|.*no CUDA device.*)$" ||
+    fail "the C program's load of $(basename "$kernel") neither worked nor said there is no device"
+done
 
 echo "== the Python modules from the prefix"
 python_dir=$(sed -n 's/^TGEMM_INSTALL_PYTHON_DIR:[A-Z]*=//p' "$work/build/CMakeCache.txt")
 (cd "$work" && env -u TGEMM_RUNTIME_LIB PYTHONPATH="$prefix/$python_dir" \
-  PYTHONDONTWRITEBYTECODE=1 "$python" - "$prefix" "$version" "$src" << 'PY'
+  PYTHONDONTWRITEBYTECODE=1 "$python" - "$prefix" "$version" "$checked" \
+  "$src/test/Runtime/Inputs/f16.json" "${kernels[@]}" << 'PY'
 import os, sys
 import tgemm
-prefix, version, src = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3]
+prefix, version = os.path.realpath(sys.argv[1]), sys.argv[2]
+checked, stand_in_manifest, kernels = sys.argv[3] == "1", sys.argv[4], sys.argv[5:]
 assert os.path.realpath(tgemm.__file__).startswith(prefix), tgemm.__file__
 assert tgemm.__version__ == version, (tgemm.__version__, version)
 assert not tgemm.extension_available()
@@ -124,14 +152,17 @@ except tgemm.ExtensionMissing as error:
 library = tgemm.runtime.find_library()
 assert os.path.realpath(library) == os.path.join(
     prefix, "lib", "libtgemm_runtime.so"), library
-inputs = os.path.join(src, "test", "Runtime", "Inputs")
-try:
-    result = tgemm.runtime.run(os.path.join(inputs, "gemm.ptx"),
-                               manifest=os.path.join(inputs, "f16.json"),
-                               reps=2, check=True)
-    print("run: checked,", result)
-except tgemm.NoDevice as error:
-    print("run: NoDevice:", error)
+for kernel in kernels:
+    manifest = (os.path.splitext(kernel)[0] + ".json" if checked
+                else stand_in_manifest)
+    try:
+        r = tgemm.runtime.run(kernel, manifest=manifest, reps=5,
+                              check=checked)
+        print("run %s: check %s; %s %.1f %s, %s %.1f" % (
+            os.path.basename(kernel), r["check"], r["kernel"],
+            r["kernel_rate"], r["unit"], r["anchor"], r["anchor_rate"]))
+    except tgemm.NoDevice as error:
+        print("run: NoDevice:", error)
 print("python: tgemm", tgemm.__version__, "runtime", library)
 PY
 ) || fail "the installed Python modules do not work"
