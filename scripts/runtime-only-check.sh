@@ -38,14 +38,14 @@ prefix="$work/prefix"
 generator=()
 if command -v ninja > /dev/null; then generator=(-G Ninja); fi
 
-version=$(sed -n 's/^project(tgemm VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
-[ -n "$version" ] || fail "no project(tgemm VERSION ...) in CMakeLists.txt"
-
-echo "== configure and build the runtime alone (tgemm $version)"
+echo "== configure and build the runtime alone"
 cmake "${generator[@]}" -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
   -DTGEMM_ENABLE_COMPILER=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DPython3_EXECUTABLE="$python" > "$work/configure.log" 2>&1 ||
   { cat "$work/configure.log" >&2; fail "configuring failed"; }
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$work/build/CMakeCache.txt")
+[ -n "$version" ] || fail "no CMAKE_PROJECT_VERSION in the build's CMakeCache.txt"
+echo "tgemm $version"
 if grep -q "^MLIR_DIR:.*=/" "$work/build/CMakeCache.txt"; then
   fail "the runtime-only configure looked up MLIR"
 fi

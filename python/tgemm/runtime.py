@@ -200,12 +200,6 @@ class Runtime:
                 "speaks version %d (%d bytes)" % (
                     path, version, lib.tgemm_rt_result_size(), ABI_VERSION,
                     ctypes.sizeof(_Result)))
-        # tgemm's version of the library (tgemm.__version__ of its build).
-        self.version = None
-        if hasattr(lib, "tgemm_rt_version"):
-            lib.tgemm_rt_version.restype = ctypes.c_char_p
-            lib.tgemm_rt_version.argtypes = []
-            self.version = lib.tgemm_rt_version().decode()
         lib.tgemm_rt_load.restype = ctypes.c_void_p
         lib.tgemm_rt_load.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
                                       ctypes.c_char_p, ctypes.c_int]
