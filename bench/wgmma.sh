@@ -6,8 +6,9 @@
 #                                  DIR/LOWERING-TAG.{ptx,json} (default
 #                                  build/wgmma), sm_90a for wgmma, sm_90 for
 #                                  the others; a 13th column of the list
-#                                  names schedule switches (e.g.
-#                                  warp-specialize,tma)
+#                                  names pipeline options (switches such as
+#                                  warp-specialize,tma, or NAME=VALUE such
+#                                  as split-k=4)
 #   bench/wgmma.sh run [DIR]       on the GPU host: build tgemm-run; check
 #                                  every kernel at the odd shapes (CHECK_SHAPES);
 #                                  then ROUNDS rounds of every kernel in turn
@@ -40,11 +41,15 @@ prepare() {
       local tag="$name-${block//,/x}-w${warps//,/x}-s$stages-r$raster"
       # Layouts other than (row, col) name the kernel too.
       [ "$la$lb" = rowcol ] || tag="$name-$la$lb-${tag#$name-}"
-      # Optional schedule switches (pipeline options set to true), e.g.
-      # warp-specialize,tma,setmaxnreg; they name the kernel too.
+      # Optional pipeline options: switches set to true (e.g.
+      # warp-specialize,tma,setmaxnreg) or NAME=VALUE (e.g. split-k=4);
+      # they name the kernel too.
       local switches=""
       if [ -n "${opts:-}" ] && [ "$opts" != - ]; then
-        for o in ${opts//,/ }; do switches+=" $o=true"; done
+        for o in ${opts//,/ }; do
+          case "$o" in *=*) switches+=" $o" ;; *) switches+=" $o=true" ;; esac
+        done
+        opts=${opts//=/}
         tag+="-${opts//,/-}"
       fi
       local src="$dir/src/$lowering-$tag.mlir"

@@ -2,6 +2,8 @@
 
 #include "tgemm/Conversion/TileLowering.h"
 
+#include "tgemm/Conversion/PtxBuilder.h"
+
 #include "tgemm/Transforms/KernelManifest.h"
 #include "tgemm/Utils/IndexMath.h"
 
@@ -727,6 +729,7 @@ LogicalResult mlir::tgemm::lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                        target);
   populateRingPatterns(patterns, converter, lowering.plan, lowering.module);
+  populateSplitKPatterns(patterns, converter);
   patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering,
                WaitMmaLowering>(converter, ctx, lowering);
   lowering.populatePatterns(patterns, converter);
@@ -997,4 +1000,255 @@ void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
         (void)im;
         scf::YieldOp::create(pb, loc);
       });
+}
+
+namespace {
+/// `tgemm.reduce_splits`, the same for every family: the block's threads
+/// meet (every part stored), one thread arrives on the tile's semaphore
+/// (an acquire-release add at GPU scope, which orders the block's part
+/// before it and the other parts after it), a barrier with an OR reduction
+/// tells every thread whether this block was the last, and the last block
+/// resets the semaphore, sums the S parts of each vector of the tile in
+/// part order and stores the sum through the epilogue.
+struct ReduceSplitsLowering : public OpConversionPattern<ReduceSplitsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ReduceSplitsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    MLIRContext *ctx = b.getContext();
+    IndexMath im{b, loc};
+    auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+    int64_t blockThreads = getThreadsPerBlock(kernel);
+    int64_t first = 0, count = blockThreads;
+    if (std::optional<ArrayRef<int64_t>> threads = op.getThreads()) {
+      first = (*threads)[0];
+      count = (*threads)[1];
+    }
+    if (count <= 0)
+      return op.emitOpError() << "needs the kernel's known block size";
+    bool wholeBlock = first == 0 && count == blockThreads;
+    auto i32 = [&](int64_t v) -> Value {
+      return LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
+    };
+    // The participating threads meet; with `orOf`, every one of them gets
+    // whether it held for any (bar.red.or).
+    auto barrier = [&](Value orOf) -> Value {
+      Value id = wholeBlock ? Value() : i32(kStoreBarrier);
+      Value n = wholeBlock ? Value() : i32(count);
+      if (!orOf) {
+        NVVM::BarrierOp::create(b, loc, TypeRange{}, id, n, {}, Value());
+        return Value();
+      }
+      if (wholeBlock)
+        return NVVM::BarrierOp::create(
+                   b, loc, TypeRange{b.getI32Type()}, Value(), Value(),
+                   NVVM::BarrierReductionAttr::get(ctx,
+                                                   NVVM::BarrierReduction::OR),
+                   orOf)
+            .getRes();
+      // The NVVM op reduces on barrier 0 only; PTX's bar.red takes any.
+      PtxBuilder ptx(b, loc);
+      std::string result = ptx.output(b.getI32Type(), "=r");
+      std::string value = ptx.input(orOf, "r");
+      return ptx.emit("{\n.reg .pred p, q;\nsetp.ne.u32 p, " + value +
+                      ", 0;\nbar.red.or.pred q, " + Twine(kStoreBarrier) +
+                      ", " + Twine(count) + ", p;\nselp.u32 " + result +
+                      ", 1, 0, q;\n}")[0];
+    };
+
+    Value parts = op.getParts(), dst = op.getDst();
+    auto partsType = cast<MemRefType>(parts.getType());
+    int64_t numParts = op.getNumParts();
+    Type partElement = partsType.getElementType();
+    Type cElement = cast<MemRefType>(dst.getType()).getElementType();
+    bool isInt = isa<IntegerType>(partElement);
+    Type compute = isInt ? partElement : b.getF32Type();
+    int64_t partBits = getElementBits(partElement);
+    int64_t cBits = getElementBits(cElement);
+
+    // 1. Every thread's part is stored; 2. one thread arrives.
+    barrier(Value());
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value local = arith::SubIOp::create(b, loc, tid, im.c(first));
+    auto arrive = scf::IfOp::create(
+        b, loc, im.eq(local, im.c(0)),
+        [&](OpBuilder &tb, Location) {
+          IndexMath m{tb, loc};
+          auto semMeta = memref::ExtractStridedMetadataOp::create(
+              tb, loc, op.getSemaphores());
+          Value base = memref::ExtractAlignedPointerAsIndexOp::create(
+              tb, loc, op.getSemaphores());
+          Value element = m.add(semMeta.getOffset(), op.getTile());
+          Value address = m.toI64(m.add(base, m.mul(element, 4)));
+          Value ptr = LLVM::AddrSpaceCastOp::create(
+              tb, loc, LLVM::LLVMPointerType::get(ctx, 1),
+              LLVM::IntToPtrOp::create(tb, loc,
+                                       LLVM::LLVMPointerType::get(ctx),
+                                       address));
+          // PTX ISA, "Memory Consistency Model": the release orders every
+          // part the barrier above saw stored before the add, the acquire
+          // the other blocks' parts before the loads below.
+          PtxBuilder ptx(tb, loc);
+          std::string old = ptx.output(tb.getI32Type(), "=r");
+          std::string at = ptx.input(address, "l");
+          Value previous = ptx.emit("atom.acq_rel.gpu.add.u32 " + old + ", [" +
+                                    at + "], 1;")[0];
+          Value last = LLVM::ICmpOp::create(
+              tb, loc, LLVM::ICmpPredicate::eq, previous,
+              LLVM::ConstantOp::create(tb, loc,
+                                       tb.getI32IntegerAttr(numParts - 1)));
+          // Every part has arrived: nothing touches the semaphore again
+          // in this launch, so it is reset for the next one here.
+          scf::IfOp::create(tb, loc, last, [&](OpBuilder &lb, Location) {
+            LLVM::StoreOp::create(
+                lb, loc,
+                LLVM::ConstantOp::create(lb, loc, lb.getI32IntegerAttr(0)),
+                ptr, 4);
+            scf::YieldOp::create(lb, loc);
+          });
+          scf::YieldOp::create(
+              tb, loc,
+              ValueRange{LLVM::ZExtOp::create(tb, loc, tb.getI32Type(), last)
+                             .getResult()});
+        },
+        [&](OpBuilder &eb, Location) {
+          scf::YieldOp::create(
+              eb, loc,
+              ValueRange{LLVM::ConstantOp::create(eb, loc,
+                                                  eb.getI32IntegerAttr(0))
+                             .getResult()});
+        });
+    // 3. Whether this block is the tile's last, for every thread.
+    Value isLast = barrier(arrive.getResult(0));
+    Value reduce = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne,
+                                        isLast, i32(0));
+
+    // 4. The last block sums and stores, 16 bytes of parts per vector.
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t n = std::min<int64_t>(128 / partBits, shape[1]);
+    while (shape[1] % n)
+      n /= 2;
+    int64_t vectorsPerRow = shape[1] / n;
+    int64_t vectors = shape[0] * vectorsPerRow;
+    double alpha = op.getAlphaValue(), beta = op.getBetaValue();
+    bool inBounds = op.getInBounds();
+    scf::IfOp::create(b, loc, reduce, [&](OpBuilder &rb, Location) {
+      IndexMath m{rb, loc};
+      auto meta = memref::ExtractStridedMetadataOp::create(rb, loc, parts);
+      Value partsBase =
+          memref::ExtractAlignedPointerAsIndexOp::create(rb, loc, parts);
+      Value rows = memref::DimOp::create(rb, loc, dst, 0);
+      Value cols = memref::DimOp::create(rb, loc, dst, 1);
+      auto isZero = [&](OpBuilder &ob, Value v) {
+        return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq, v,
+                                     IndexMath{ob, loc}.c(0))
+            .getResult();
+      };
+      // Whether a vector may move whole: rows of the parts and of C aligned
+      // to it (the rest of the test is per vector).
+      Value aligned;
+      if (!inBounds) {
+        int64_t vectorBits = n * partBits;
+        aligned = hasAlignedRows(rb, loc, dst, n * cBits / 8);
+        for (Value v : {Value(meta.getOffset()), Value(meta.getStrides()[0]),
+                        Value(meta.getStrides()[1])})
+          aligned = arith::AndIOp::create(
+              rb, loc, aligned,
+              isZero(rb, m.rem(m.mul(v, partBits), vectorBits)));
+        aligned = arith::AndIOp::create(
+            rb, loc, aligned, isZero(rb, m.rem(partsBase, vectorBits / 8)));
+      }
+      auto partVec = VectorType::get({n}, partElement);
+      auto computeVec = VectorType::get({n}, compute);
+      scf::ForOp::create(
+          rb, loc, local, m.c(vectors), m.c(count), ValueRange{},
+          [&](OpBuilder &lb, Location, Value v, ValueRange) {
+            IndexMath l{lb, loc};
+            Value row = l.add(op.getRow(), l.div(v, vectorsPerRow));
+            Value col = l.add(op.getCol(), l.mul(l.rem(v, vectorsPerRow), n));
+            Value whole;
+            if (!inBounds) {
+              whole = arith::AndIOp::create(
+                  lb, loc, l.lt(row, rows),
+                  arith::CmpIOp::create(lb, loc, arith::CmpIPredicate::ule,
+                                        l.add(col, n), cols));
+              whole = arith::AndIOp::create(lb, loc, whole, aligned);
+            }
+            auto pointer = [&](OpBuilder &pb, Value s, Value r, Value c) {
+              IndexMath p{pb, loc};
+              Value element = p.add(
+                  p.add(meta.getOffset(), p.mul(s, meta.getStrides()[0])),
+                  p.add(p.mul(r, meta.getStrides()[1]), c));
+              Value address = p.toI64(
+                  p.add(partsBase, getElementBytes(pb, loc, element, partBits)));
+              return LLVM::AddrSpaceCastOp::create(
+                         pb, loc, LLVM::LLVMPointerType::get(ctx, 1),
+                         LLVM::IntToPtrOp::create(
+                             pb, loc, LLVM::LLVMPointerType::get(ctx), address))
+                  .getResult();
+            };
+            // Part s's vector, in the compute type.
+            auto load = [&](OpBuilder &pb, int64_t s) -> Value {
+              IndexMath p{pb, loc};
+              Value value;
+              if (inBounds) {
+                value = LLVM::LoadOp::create(pb, loc, partVec,
+                                             pointer(pb, p.c(s), row, col),
+                                             n * partBits / 8);
+              } else {
+                auto load = scf::IfOp::create(
+                    pb, loc, whole,
+                    [&](OpBuilder &wb, Location) {
+                      scf::YieldOp::create(
+                          wb, loc,
+                          ValueRange{LLVM::LoadOp::create(
+                              wb, loc, partVec,
+                              pointer(wb, IndexMath{wb, loc}.c(s), row, col),
+                              n * partBits / 8)});
+                    },
+                    [&](OpBuilder &eb, Location) {
+                      Value mask = insideMask(eb, loc, dst, row, col, n);
+                      Value firstIn = vector::ExtractOp::create(eb, loc, mask, 0);
+                      IndexMath e{eb, loc};
+                      Value safeRow =
+                          arith::SelectOp::create(eb, loc, firstIn, row, e.c(0));
+                      Value safeCol =
+                          arith::SelectOp::create(eb, loc, firstIn, col, e.c(0));
+                      scf::YieldOp::create(
+                          eb, loc,
+                          ValueRange{LLVM::MaskedLoadOp::create(
+                              eb, loc, partVec,
+                              pointer(eb, e.c(s), safeRow, safeCol), mask,
+                              LLVM::ZeroOp::create(eb, loc, partVec),
+                              partBits / 8)});
+                    });
+                value = load.getResult(0);
+              }
+              if (partElement != compute)
+                value = arith::ExtFOp::create(pb, loc, computeVec, value);
+              return value;
+            };
+            Value sum = load(lb, 0);
+            for (int64_t s = 1; s < numParts; ++s) {
+              Value next = load(lb, s);
+              sum = isInt ? arith::AddIOp::create(lb, loc, sum, next).getResult()
+                          : arith::AddFOp::create(lb, loc, sum, next).getResult();
+            }
+            storeEpilogueVector(lb, loc, sum, dst, row, col, alpha, beta,
+                                n * cBits / 8, whole);
+            scf::YieldOp::create(lb, loc);
+          });
+      scf::YieldOp::create(rb, loc);
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tgemm::populateSplitKPatterns(RewritePatternSet &patterns,
+                                         const TypeConverter &converter) {
+  patterns.add<ReduceSplitsLowering>(converter, patterns.getContext());
 }

@@ -54,6 +54,8 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   };
   if (options.stages != 0)
     os << " stages=" << options.stages.getValue();
+  if (options.splitK != 0)
+    os << " split-k=" << options.splitK.getValue();
   take(options.refillAfterMma, "refill-after-mma");
   take(options.interleaveCopies, "interleave-copies");
   take(options.prefetchMinWarps, "prefetch-fragments-min-warps");

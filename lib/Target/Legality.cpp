@@ -377,6 +377,23 @@ Verdict tgemm::checkConfig(const Problem &p, const TileConfig &c) {
                                    p.n, llvm::divideCeil(p.n, bn), bn,
                                    kMaxGridX)
                          .str());
+  // Split K: every part has a k-tile, and grid z holds the parts of every
+  // matrix.
+  if (c.splitK > 1 && isStatic(p.k) && llvm::divideCeil(p.k, bk) < c.splitK)
+    return violation("split-k",
+                     llvm::formatv("split_k = {0} needs at least {0} k-tiles, "
+                                   "but K = {1} has {2} of block tile K {3}",
+                                   c.splitK, p.k, llvm::divideCeil(p.k, bk), bk)
+                         .str());
+  int64_t matrices = isStatic(p.batch) ? p.batch : 1;
+  if (c.splitK > 1 && matrices * c.splitK > kMaxGridYZ)
+    return violation("grid",
+                     llvm::formatv("{0} matrices split into {1} parts need {2} "
+                                   "blocks in the grid's z dimension; a launch "
+                                   "allows at most {3}",
+                                   matrices, c.splitK, matrices * c.splitK,
+                                   kMaxGridYZ)
+                         .str());
   // The unpadded stage ring must fit the largest chip that has one of these
   // instructions; the chip's own limit, with the family's padding and
   // scratch, is checked once a target is chosen.

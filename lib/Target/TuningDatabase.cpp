@@ -77,6 +77,9 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
   out.config.raster = config->getInteger("raster").value_or(1);
   if (out.config.raster < 1 || out.config.raster > 4096)
     return fail("config \"raster\" must be an integer in [1, 4096]");
+  out.config.splitK = config->getInteger("split_k").value_or(1);
+  if (out.config.splitK < 1 || out.config.splitK > 256)
+    return fail("config \"split_k\" must be an integer in [1, 256]");
   if (const llvm::json::Value *options = entry.get("options")) {
     const llvm::json::Object *object = options->getAsObject();
     if (!object)

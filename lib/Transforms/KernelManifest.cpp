@@ -120,6 +120,7 @@ rt::KernelManifest mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
   k.config.warps = {config.getWarps()[0], config.getWarps()[1]};
   k.config.stages = config.getStages();
   k.config.raster = config.getRaster();
+  k.config.splitK = config.getSplitK();
   auto tiled = [](rt::Dim dim, int64_t tile) {
     rt::GridExtent extent;
     extent.isTiled = true;
@@ -131,6 +132,8 @@ rt::KernelManifest mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
   rt::GridExtent gridZ;
   if (op.isBatched())
     gridZ = tiled(rt::Dim::Batch, 1);
+  // Split K: S blocks per matrix, one per part.
+  gridZ.times = config.getSplitK();
   k.grid = {tiled(rt::Dim::N, config.getBlockN()),
             tiled(rt::Dim::M, config.getBlockM()), gridZ};
   k.block = {config.getNumThreads(), 1, 1};

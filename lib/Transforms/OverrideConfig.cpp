@@ -3,6 +3,7 @@
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
 #include "tgemm/Transforms/Passes.h"
 #include "tgemm/Transforms/TargetOptions.h"
+#include "tgemm/runtime/Manifest.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -28,6 +29,11 @@ struct OverrideConfigPass
           "stages", "expected an integer between 0 and " +
                         llvm::Twine(kMaxOptionValue) + ", got " +
                         llvm::Twine(stages.getValue())));
+    if (splitK < 0 || splitK > ::tgemm::runtime::kMaxSplitK)
+      return failure(reportOptionError(
+          "split-k", "expected an integer between 0 and " +
+                         llvm::Twine(::tgemm::runtime::kMaxSplitK) + ", got " +
+                         llvm::Twine(splitK.getValue())));
     for (auto [name, value] :
          {std::pair<StringRef, int64_t>{"padding", padding},
           {"prefetch-fragments-min-warps", prefetchMinWarps}})
@@ -54,6 +60,8 @@ struct OverrideConfigPass
     llvm::raw_string_ostream os(text);
     if (stages != 0)
       os << " stages = " << stages.getValue();
+    if (splitK != 0)
+      os << " split-k = " << splitK.getValue();
     if (refillAfterMma.hasValue())
       os << " refill-after-mma = " << (refillAfterMma ? "true" : "false");
     if (interleaveCopies.hasValue())
@@ -143,10 +151,11 @@ struct OverrideConfigPass
       return op.emitOpError() << "with" << describeOverride() << ": ";
     };
     ConfigAttr config = old;
-    if (stages != 0) {
-      config = ConfigAttr::getChecked(emit, op.getContext(), old.getBlock(),
-                                      old.getWarps(), stages.getValue(),
-                                      old.getRaster());
+    if (stages != 0 || splitK != 0) {
+      config = ConfigAttr::getChecked(
+          emit, op.getContext(), old.getBlock(), old.getWarps(),
+          stages != 0 ? stages.getValue() : old.getStages(), old.getRaster(),
+          splitK != 0 ? splitK.getValue() : old.getSplitK());
       if (!config)
         return failure();
       op.setConfigAttr(config);

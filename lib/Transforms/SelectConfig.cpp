@@ -29,7 +29,7 @@ bool tryConfig(MatmulOp op, const ::tgemm::TileConfig &tile,
   ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
   auto config = ConfigAttr::getChecked(
       [&] { return op.emitOpError(); }, ctx, ArrayRef<int64_t>(tile.block),
-      ArrayRef<int64_t>(tile.warps), tile.stages, tile.raster);
+      ArrayRef<int64_t>(tile.warps), tile.stages, tile.raster, tile.splitK);
   if (!config)
     return false;
   if (::tgemm::checkForTarget(getProblem(op), &tile, schedule, target))
@@ -45,9 +45,9 @@ bool tryConfig(MatmulOp op, const ::tgemm::TileConfig &tile,
 
 std::string describe(const ::tgemm::TileConfig &c) {
   return llvm::formatv("block = [{0}, {1}, {2}], warps = [{3}, {4}], "
-                       "stages = {5}, raster = {6}",
+                       "stages = {5}, raster = {6}, split_k = {7}",
                        c.block[0], c.block[1], c.block[2], c.warps[0],
-                       c.warps[1], c.stages, c.raster)
+                       c.warps[1], c.stages, c.raster, c.splitK)
       .str();
 }
 

@@ -58,7 +58,7 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
 /// operand's base, offset and row stride are 16-byte aligned. The same for
 /// all threads of the kernel.
 Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
-                          Value bMat, Value c, Value k) {
+                          Value bMat, Value c, Value part, Value k) {
   IndexMath im{b, loc};
   ConfigAttr config = op.getConfigAttr();
   auto isZero = [&](Value v) {
@@ -70,7 +70,10 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
   SmallVector<Value> conds = {isZero(im.rem(m, config.getBlockM())),
                               isZero(im.rem(n, config.getBlockN())),
                               isZero(im.rem(k, config.getBlockK()))};
-  for (Value operand : {a, bMat, c}) {
+  SmallVector<Value> matrices = {a, bMat, c};
+  if (part)
+    matrices.push_back(part); // split K's part of the workspace
+  for (Value operand : matrices) {
     auto type = cast<MemRefType>(operand.getType());
     int64_t bits = type.getElementTypeBitWidth();
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
@@ -115,17 +118,24 @@ public:
         config(op.getConfigAttr()), loc(op.getLoc()),
         layoutA(op.getLayoutA()), layoutB(op.getLayoutB()),
         stages(config.getStages()), bm(config.getBlockM()),
-        bn(config.getBlockN()), bk(config.getBlockK()) {}
+        bn(config.getBlockN()), bk(config.getBlockK()),
+        splitK(config.getSplitK()) {}
 
   void build() {
     Block &entry = kernel.getBody().front();
     OpBuilder b = OpBuilder::atBlockBegin(&entry);
     IndexMath im{b, loc};
-    // A batch runs one matrix product per block z.
+    // A batch runs one matrix product per block z; with split K, S
+    // consecutive blocks z share a matrix, one part of K each.
     Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-    a = matrixOfBatch(b, loc, entry.getArgument(0), bz);
-    bMat = matrixOfBatch(b, loc, entry.getArgument(1), bz);
-    c = matrixOfBatch(b, loc, entry.getArgument(2), bz);
+    Value matrixIndex = bz;
+    if (splitK > 1) {
+      matrixIndex = im.div(bz, splitK);
+      split = im.rem(bz, splitK);
+    }
+    a = matrixOfBatch(b, loc, entry.getArgument(0), matrixIndex);
+    bMat = matrixOfBatch(b, loc, entry.getArgument(1), matrixIndex);
+    c = matrixOfBatch(b, loc, entry.getArgument(2), matrixIndex);
 
     // The block's tile of C: x over N, y over M, or grouped rasterization.
     Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -139,6 +149,8 @@ public:
     warpCol = im.mul(im.rem(warp, config.getWarpsN()), config.getWarpTileN());
     m0 = im.mul(by, bm);
     n0 = im.mul(bx, bn);
+    if (splitK > 1)
+      viewWorkspace(b, entry.getArgument(3), matrixIndex, bx, by);
 
     auto ringA = ringType(ctx, stages, bm, bk, layoutA,
                           op.getA().getType().getElementType(), /*isA=*/true);
@@ -154,6 +166,14 @@ public:
     Value k = memref::DimOp::create(b, loc, a, layoutA == Layout::Row ? 1 : 0);
     // The last k-tile may be partial: copies read zeros past K.
     kTiles = arith::CeilDivUIOp::create(b, loc, k, im.c(bk));
+    ktBase = im.c(0);
+    if (splitK > 1) {
+      // Part s takes k-tiles [s T / S, (s + 1) T / S) of the T: none is
+      // empty when T >= S, and the bounds depend on K, BK and S only.
+      ktBase = im.div(im.mul(split, kTiles), splitK);
+      Value end = im.div(im.mul(im.add(split, 1), kTiles), splitK);
+      kTiles = arith::SubIOp::create(b, loc, end, ktBase);
+    }
     async = stages > 1;
     // Halves of a stage's multiply must be whole k-steps of every
     // instruction a lowering may pick for these types.
@@ -173,18 +193,19 @@ public:
       auto barriers = BarriersType::get(ctx, stages);
       full = AllocBarriersOp::create(b, loc, barriers);
       empty = AllocBarriersOp::create(b, loc, barriers);
-      matrix = bz;
+      matrix = matrixIndex;
       if (schedule.tma) {
-        mapA = entry.getArgument(3);
-        mapB = entry.getArgument(4);
-        mapsMade = entry.getArgument(5);
+        unsigned first = splitK > 1 ? 4 : 3;
+        mapA = entry.getArgument(first);
+        mapB = entry.getArgument(first + 1);
+        mapsMade = entry.getArgument(first + 2);
       }
     }
 
     // The main loop and the epilogue, once with every tile known to be
     // whole and aligned (`in_bounds`: no guard anywhere), once for any size.
     scf::IfOp::create(
-        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k),
+        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, part, k),
         [&](OpBuilder &tb, Location) {
           emitMainLoop(tb, /*inBounds=*/true);
           scf::YieldOp::create(tb, loc);
@@ -216,9 +237,63 @@ private:
     Value result = stages == 1 ? buildSingleBufferLoop(b, acc0)
                    : prefetch  ? buildPrefetchLoop(b, acc0)
                                : buildMultistageLoop(b, acc0);
-    StoreTileOp::create(b, loc, result, c, im.add(m0, warpRow),
-                        im.add(n0, warpCol), op.getAlphaAttr(),
-                        op.getBetaAttr(), inBounds, DenseI64ArrayAttr());
+    emitEpilogue(b, result, DenseI64ArrayAttr());
+  }
+
+  /// The epilogue of the block's threads `threads` (all when null): the
+  /// accumulator to C, or with split K to this part's place in the
+  /// workspace, then the reduction of the tile's parts by its last block.
+  void emitEpilogue(OpBuilder &b, Value acc, DenseI64ArrayAttr threads) {
+    IndexMath im{b, loc};
+    Value row = im.add(m0, warpRow), col = im.add(n0, warpCol);
+    if (splitK == 1) {
+      StoreTileOp::create(b, loc, acc, c, row, col, op.getAlphaAttr(),
+                          op.getBetaAttr(), inBounds, threads);
+      return;
+    }
+    StoreTileOp::create(b, loc, acc, part, row, col, FloatAttr(), FloatAttr(),
+                        inBounds, threads);
+    ReduceSplitsOp::create(b, loc, parts, semaphores, tileIndex, c, m0, n0,
+                           b.getDenseI64ArrayAttr({bm, bn}), op.getAlphaAttr(),
+                           op.getBetaAttr(), inBounds, threads);
+  }
+
+  /// The split-K workspace (tgemm.workspace): the semaphores of every
+  /// tile of every matrix (i32), then, 256-byte aligned, the parts
+  /// (batch x S x M x N accumulators). This block's tile has semaphore
+  /// `tileIndex`, its matrix's parts are `parts` and its own `part`.
+  void viewWorkspace(OpBuilder &b, Value workspace, Value matrixIndex,
+                     Value bx, Value by) {
+    IndexMath im{b, loc};
+    Value tilesN = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    Value tilesM = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+    Value matrices = im.div(gpu::GridDimOp::create(b, loc, gpu::Dimension::z),
+                            splitK);
+    Value tiles = im.mul(tilesM, tilesN);
+    tileIndex = im.add(im.mul(im.add(im.mul(matrixIndex, tilesM), by), tilesN),
+                       bx);
+    Value count = im.mul(matrices, tiles);
+    semaphores = memref::ViewOp::create(
+        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI32Type()),
+        workspace, im.c(0), ValueRange{count});
+    Value semaphoreBytes =
+        im.mul(arith::CeilDivUIOp::create(b, loc, im.mul(count, 4), im.c(256)),
+               256);
+    Value m = memref::DimOp::create(b, loc, c, 0);
+    Value n = memref::DimOp::create(b, loc, c, 1);
+    Type accElement = op.getAcc();
+    auto allType = MemRefType::get(
+        {ShapedType::kDynamic, ShapedType::kDynamic, ShapedType::kDynamic},
+        accElement);
+    Value all = memref::ViewOp::create(b, loc, allType, workspace,
+                                       semaphoreBytes,
+                                       ValueRange{im.mul(matrices, splitK), m, n});
+    SmallVector<OpFoldResult> offsets = {im.mul(matrixIndex, splitK),
+                                         b.getIndexAttr(0), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(splitK), m, n};
+    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+    parts = memref::SubViewOp::create(b, loc, all, offsets, sizes, strides);
+    part = matrixOfBatch(b, loc, parts, split);
   }
 
   /// The warp-specialized kernel: the config's warps are C consumer
@@ -295,11 +370,7 @@ private:
               scf::YieldOp::create(tb, loc);
             });
           Value acc = buildConsumerLoop(cb);
-          IndexMath m{cb, loc};
-          StoreTileOp::create(cb, loc, acc, c, m.add(m0, warpRow),
-                              m.add(n0, warpCol), op.getAlphaAttr(),
-                              op.getBetaAttr(), inBounds,
-                              cb.getDenseI64ArrayAttr({0, consumerThreads}));
+          emitEpilogue(cb, acc, cb.getDenseI64ArrayAttr({0, consumerThreads}));
           scf::YieldOp::create(cb, loc);
         });
   }
@@ -424,7 +495,7 @@ private:
   /// The stored (row, col) of k-tile `kt`'s tile of A or B.
   std::pair<Value, Value> tileOrigin(OpBuilder &ob, Value kt, bool isA) {
     IndexMath m{ob, loc};
-    Value k0 = m.mul(kt, bk);
+    Value k0 = m.mul(m.add(ktBase, kt), bk);
     if (isA)
       return layoutA == Layout::Row ? std::pair(m0, k0) : std::pair(k0, m0);
     return layoutB == Layout::Row ? std::pair(k0, n0) : std::pair(n0, k0);
@@ -538,7 +609,7 @@ private:
   void copyTiles(OpBuilder &ob, Value kt, Value stage, Value predicate,
                  bool copyA, bool copyB) {
     IndexMath m{ob, loc};
-    Value k0 = m.mul(kt, bk);
+    Value k0 = m.mul(m.add(ktBase, kt), bk);
     auto [aRow, aCol] =
         layoutA == Layout::Row ? std::pair(m0, k0) : std::pair(k0, m0);
     auto [bRow, bCol] =
@@ -593,9 +664,13 @@ private:
   ConfigAttr config;
   Location loc;
   Layout layoutA, layoutB;
-  int64_t stages, bm, bn, bk;
-  // Set by build().
-  Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles;
+  int64_t stages, bm, bn, bk, splitK;
+  // Set by build(). With split K, kTiles counts this part's k-tiles, the
+  // first of which is k-tile ktBase of the matrix.
+  Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles, ktBase;
+  // Split K: this block's part, the workspace's views (semaphores, the
+  // matrix's parts, this block's part) and the tile's semaphore.
+  Value split, semaphores, parts, part, tileIndex;
   // A warp-specialized kernel's barrier rings, the batch index, and the
   // tensor maps of A and B and whether the runtime made both (with tma).
   Value full, empty, matrix, mapA, mapB, mapsMade;
@@ -655,6 +730,13 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     if (general != type)
       operand = memref::CastOp::create(castBuilder, loc, general, operand);
   }
+  // With split K, the workspace follows (the runtime allocates it).
+  int64_t splitK = config.getSplitK();
+  if (splitK > 1)
+    operands.push_back(WorkspaceOp::create(
+        castBuilder, loc,
+        MemRefType::get({ShapedType::kDynamic}, castBuilder.getI8Type()),
+        op.getC(), castBuilder.getI64IntegerAttr(splitK)));
   // With TMA, the tensor maps of A and B follow, passed by value
   // (tgemm-tensor-maps-by-value): the runtime makes them from the
   // manifest's tensor_maps (the host's tgemm.tensor_map says so).
@@ -719,6 +801,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   Value gridY = size(op.getC(), firstMatrixDim, config.getBlockM());
   Value one = im.c(1);
   Value gridZ = op.isBatched() ? size(op.getC(), 0, 1) : one;
+  if (splitK > 1)
+    gridZ = im.mul(gridZ, splitK);
   // The plan the lowering lays out (it writes the same number again).
   int64_t sharedBytes =
       ::tgemm::planSharedMemory(getProblem(op), getTileConfig(config),

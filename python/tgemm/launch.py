@@ -41,7 +41,9 @@ class _LaunchArgs(ctypes.Structure):
     _fields_ = [("m", ctypes.c_int64), ("n", ctypes.c_int64),
                 ("k", ctypes.c_int64), ("batch", ctypes.c_int64),
                 ("a", _Matrix), ("b", _Matrix), ("c", _Matrix),
-                ("stream", ctypes.c_void_p)]
+                ("stream", ctypes.c_void_p),
+                ("workspace", ctypes.c_uint64),
+                ("workspace_bytes", ctypes.c_int64)]
 
 
 # Element types as the manifest spells them, by torch dtype name, DLPack
@@ -73,6 +75,10 @@ def _library(library):
         lib.tgemm_rt_launch.restype = ctypes.c_int
         lib.tgemm_rt_launch.argtypes = [ctypes.c_void_p,
                                         ctypes.POINTER(_LaunchArgs)]
+        lib.tgemm_rt_workspace_bytes.restype = ctypes.c_int
+        lib.tgemm_rt_workspace_bytes.argtypes = [
+            ctypes.c_void_p, ctypes.POINTER(_LaunchArgs),
+            ctypes.POINTER(ctypes.c_int64)]
         lib._tgemm_launch_typed = True
     return rt
 
@@ -219,7 +225,12 @@ class Launcher:
         self.name = self.entry["name"]
         self._path, self._contents = path, contents
         self._handles = {}
+        # Split K's workspaces, by (device, stream): one per stream, since
+        # launches on one stream run one after another and each leaves its
+        # workspace ready for the next.
+        self._workspaces = {}
         self._lock = threading.Lock()
+        self.split_k = self.entry.get("config", {}).get("split_k", 1)
 
     def _handle(self, device):
         with self._lock:
@@ -250,10 +261,17 @@ class Launcher:
         for handle in getattr(self, "_handles", {}).values():
             self._rt.lib.tgemm_rt_free(handle)
 
-    def __call__(self, a, b, c, stream=None):
+    def __call__(self, a, b, c, stream=None, workspace=None):
         """C = alpha * A @ B + beta * C on the tensors' device, launched on
         `stream` (a torch.cuda.Stream, a CUstream as an int, or None for
-        the current torch stream, else the default stream). Returns c."""
+        the current torch stream, else the default stream). Returns c.
+
+        A kernel that splits K (`split_k` > 1) needs a workspace: with torch
+        tensors the launcher keeps a zeroed one per device and stream;
+        otherwise pass `workspace`, a zeroed CUDA buffer (uint8, or anything
+        with __cuda_array_interface__ or __dlpack__) of at least
+        workspace_bytes(...) bytes that no launch on another stream uses at
+        the same time."""
         ops = [_Operand(n, x) for n, x in (("a", a), ("b", b), ("c", c))]
         args = _LaunchArgs()
         batched = "batch" in self.entry.get("problem", {})
@@ -298,10 +316,62 @@ class Launcher:
         args.batch = ops[0].shape[0] if batched else 0
         args.stream = _stream(stream, ops)
         handle = self._handle(device)
+        if self.split_k > 1:
+            self._set_workspace(handle, args, device, ops, workspace)
         status = self._rt.lib.tgemm_rt_launch(handle, ctypes.byref(args))
         if status != 0:
             raise LaunchError(self._rt.last_error(), status)
         return c
+
+
+    def workspace_bytes(self, m, n, k, batch=0, device=0):
+        """Bytes of the workspace a launch of this size needs (0 unless the
+        kernel splits K)."""
+        args = _LaunchArgs()
+        args.m, args.n, args.k, args.batch = m, n, k, batch
+        return self._workspace_bytes(self._handle(device), args)
+
+    def _workspace_bytes(self, handle, args):
+        bytes_ = ctypes.c_int64(0)
+        status = self._rt.lib.tgemm_rt_workspace_bytes(
+            handle, ctypes.byref(args), ctypes.byref(bytes_))
+        if status != 0:
+            raise LaunchError(self._rt.last_error(), status)
+        return bytes_.value
+
+    def _set_workspace(self, handle, args, device, ops, workspace):
+        need = self._workspace_bytes(handle, args)
+        if workspace is not None:
+            buf = _Operand("workspace", workspace)
+            size = 1
+            for s in buf.shape:
+                size *= s
+            if buf.type not in ("u8", "s8"):
+                raise TypeError("workspace must be a byte buffer (uint8), "
+                                "not %s" % buf.type)
+            args.workspace, args.workspace_bytes = buf.data, size
+            return
+        if ops[0].stream is None:  # not a torch tensor
+            raise ValueError(
+                "kernel %r splits K into %d parts and needs a workspace of %d "
+                "bytes: pass workspace=, a zeroed CUDA byte buffer" % (
+                    self.name, self.split_k, need))
+        import torch
+        key = (device, args.stream)
+        with self._lock:
+            buf = self._workspaces.get(key)
+            if buf is None or buf.numel() < need:
+                # Made and zeroed on the stream that uses it, so it is
+                # ready before the launch (torch's blocks are 512-byte
+                # aligned).
+                on = "cuda:%d" % device
+                use = (torch.cuda.ExternalStream(args.stream, device=on)
+                       if args.stream else torch.cuda.default_stream(on))
+                with torch.cuda.stream(use):
+                    buf = torch.zeros(max(need, 1), dtype=torch.uint8,
+                                      device=on)
+                self._workspaces[key] = buf
+        args.workspace, args.workspace_bytes = buf.data_ptr(), buf.numel()
 
 
 def _storage(op, layout, kernel):

@@ -79,6 +79,8 @@ LaunchRequest launchRequest(const tgemm_rt_launch_args &args) {
     request.operands[i] = {matrices[i]->data, matrices[i]->ld,
                            matrices[i]->batch_stride};
   request.stream = static_cast<CUstream>(args.stream);
+  request.workspace = args.workspace;
+  request.workspaceBytes = args.workspace_bytes;
   return request;
 }
 
@@ -215,6 +217,28 @@ int tgemm_rt_launch(tgemm_rt_kernel *kernel, const tgemm_rt_launch_args *args) {
            "tgemm_rt_launch: this handle was loaded without a kernel");
     LaunchRequest request = launchRequest(*args);
     kernel->launcher->launch(request);
+    return static_cast<int>(TGEMM_RT_OK);
+  });
+}
+
+int tgemm_rt_workspace_bytes(tgemm_rt_kernel *kernel,
+                             const tgemm_rt_launch_args *args,
+                             int64_t *bytes) {
+  return guarded([&] {
+    if (!kernel || !args || !bytes)
+      fail(ErrorKind::Usage,
+           "tgemm_rt_workspace_bytes: NULL kernel, arguments or result");
+    LaunchRequest request = launchRequest(*args);
+    auto size = [](std::optional<int64_t> v, const char *what) {
+      if (v && *v < 1)
+        fail(ErrorKind::Usage, std::string(what) + " must be positive, got " +
+                                   std::to_string(*v));
+      return v;
+    };
+    GemmShape shape = resolveShape(kernel->manifest, size(request.m, "M"),
+                                   size(request.n, "N"), size(request.k, "K"),
+                                   size(request.batch, "the batch"));
+    *bytes = workspaceBytes(kernel->manifest, shape);
     return static_cast<int>(TGEMM_RT_OK);
   });
 }

@@ -253,6 +253,15 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   };
   OperandAddresses addresses = {kernelAddress(a, aKernel),
                                  kernelAddress(b, bKernel), c.address()};
+  // Split K's workspace, zeroed once: each launch leaves its semaphores at
+  // zero for the next.
+  DeviceBuffer workspace;
+  if (int64_t bytes = workspaceBytes(manifest, shape); bytes > 0 && kernel) {
+    workspace = DeviceBuffer(device, static_cast<size_t>(bytes),
+                             "the split-K workspace");
+    workspace.fillBytes(0);
+    addresses.workspace = workspace.address();
+  }
   // Declared before `args`, which carries the addresses of its descriptors.
   // Encoded only for a kernel that is launched (not with --cublas-only).
   TensorMaps tensorMaps;

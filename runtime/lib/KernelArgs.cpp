@@ -37,6 +37,17 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
     push(storage.ld);
     push(1);
   }
+  if (kernel.config.splitK > 1) {
+    const MatrixStorage &c = storages[static_cast<int>(Operand::C)];
+    GemmShape shape;
+    shape.batch = c.batch;
+    shape.m = c.rows;
+    shape.n = c.cols;
+    paramValues.insert(paramValues.end(),
+                       {addresses.workspace, addresses.workspace, 0,
+                        static_cast<uint64_t>(workspaceBytes(kernel, shape)),
+                        1});
+  }
   tensorMapStart = paramValues.size();
   tensorMapCount = kernel.tensorMaps.size();
   if (tensorMapCount > 0)

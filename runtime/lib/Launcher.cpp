@@ -134,6 +134,23 @@ ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
                        request.operands[i]);
   resolved.addresses = {request.operands[0].data, request.operands[1].data,
                         request.operands[2].data};
+  if (int64_t needed = workspaceBytes(kernel, resolved.shape); needed > 0) {
+    std::string what = "kernel '" + kernel.name + "' splits K into " +
+                       std::to_string(kernel.config.splitK) +
+                       " parts and needs a workspace of " +
+                       std::to_string(needed) + " bytes for shape " +
+                       resolved.shape.str() +
+                       " (zeroed before its first launch)";
+    if (request.workspace == 0)
+      fail(ErrorKind::Usage, what + "; got none");
+    if (request.workspaceBytes < needed)
+      fail(ErrorKind::Usage,
+           what + "; got " + std::to_string(request.workspaceBytes));
+    if (request.workspace % 256 != 0)
+      fail(ErrorKind::Usage, what + ", 256-byte aligned; got address " +
+                                 std::to_string(request.workspace));
+    resolved.addresses.workspace = request.workspace;
+  }
   return resolved;
 }
 

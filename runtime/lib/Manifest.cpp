@@ -239,7 +239,7 @@ private:
 
   void readConfig(const JsonValue &v, const std::string &path,
                   KernelManifest &k) const {
-    expectObject(v, path, {"block", "warps", "stages", "raster"});
+    expectObject(v, path, {"block", "warps", "stages", "raster", "split_k"});
     k.config.block =
         readIntegers<3>(field(v, path, "block"), join(path, "block"), 1);
     k.config.warps =
@@ -249,20 +249,37 @@ private:
     // Optional: manifests from before block rasterization lack it.
     if (const JsonValue *raster = v.find("raster"))
       k.config.raster = readInteger(*raster, join(path, "raster"), 1);
+    // Optional (version 3): 1 when absent.
+    if (const JsonValue *split = v.find("split_k")) {
+      k.config.splitK = readInteger(*split, join(path, "split_k"), 1);
+      if (k.config.splitK > kMaxSplitK)
+        fail(join(path, "split_k"),
+             "at most " + std::to_string(kMaxSplitK) + " parts, got " +
+                 std::to_string(k.config.splitK));
+    }
   }
 
   GridExtent readGridExtent(const JsonValue &v, const std::string &path,
                             bool batched) const {
-    const char *shape = "expected {\"dim\",\"tile\"} or {\"value\"}";
+    const char *shape = "expected {\"dim\",\"tile\"} or {\"value\"}, "
+                        "optionally with \"times\"";
     if (!v.isObject())
       fail(path, shape);
     const auto &members = v.getObject();
     GridExtent extent;
-    if (members.size() == 1 && v.find("value")) {
+    size_t count = members.size();
+    if (const JsonValue *times = v.find("times")) {
+      extent.times = readInteger(*times, join(path, "times"), 1);
+      if (extent.times > kMaxSplitK)
+        fail(join(path, "times"), "at most " + std::to_string(kMaxSplitK) +
+                                      ", got " + std::to_string(extent.times));
+      --count;
+    }
+    if (count == 1 && v.find("value")) {
       extent.value = readInteger(*v.find("value"), join(path, "value"), 1);
       return extent;
     }
-    if (members.size() == 2 && v.find("dim") && v.find("tile")) {
+    if (count == 2 && v.find("dim") && v.find("tile")) {
       extent.isTiled = true;
       extent.dim = readDim(*v.find("dim"), join(path, "dim"), batched);
       extent.tile = readInteger(*v.find("tile"), join(path, "tile"), 1);
@@ -533,6 +550,16 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
          ErrorKind::Unsupported);
   readConfig(field(v, path, "config"), join(path, "config"), k);
   readGrid(field(v, path, "grid"), join(path, "grid"), k);
+  // Split K's parts are grid z's blocks per matrix, and only those.
+  for (int i = 0; i < 2; ++i)
+    if (k.grid[i].times != 1)
+      fail(join(path, "grid") + "[" + std::to_string(i) + "].times",
+           "only grid z repeats (split K's parts)");
+  if (k.grid[2].times != k.config.splitK)
+    fail(join(path, "grid") + "[2]",
+         "config.split_k is " + std::to_string(k.config.splitK) +
+             ", so grid z must have times " + std::to_string(k.config.splitK) +
+             ", got " + std::to_string(k.grid[2].times));
   std::string blockPath = join(path, "block");
   k.block = readIntegers<3>(field(v, path, "block"), blockPath, 1);
   // Saturates at 1025 without forming a product that could overflow:
@@ -571,9 +598,11 @@ Manifest ManifestReader::read(const JsonValue &root) {
                         std::to_string(kManifestVersion) +
                         " (version 2 adds \"tensor_maps\"): recompile the "
                         "kernel with this tgemm");
-  if (version->getInteger() != kManifestVersion)
+  if (version->getInteger() < kOldestManifestVersion ||
+      version->getInteger() > kManifestVersion)
     fail("version", "unsupported manifest version " + describe(*version) +
-                        "; this runtime reads version " +
+                        "; this runtime reads versions " +
+                        std::to_string(kOldestManifestVersion) + " to " +
                         std::to_string(kManifestVersion));
   expectObject(root, "", {"version", "kernels"});
   const JsonValue &kernels = field(root, "", "kernels");
@@ -652,10 +681,17 @@ JsonValue operand(const OperandSpec &spec) {
                                 {"layout", text(layoutName(spec.layout))}});
 }
 JsonValue gridExtent(const GridExtent &extent) {
+  Members members;
   if (!extent.isTiled)
-    return JsonValue::makeObject({{"value", integer(extent.value)}});
-  return JsonValue::makeObject(
-      {{"dim", text(dimName(extent.dim))}, {"tile", integer(extent.tile)}});
+    members = {{"value", integer(extent.value)}};
+  else
+    members = {{"dim", text(dimName(extent.dim))},
+               {"tile", integer(extent.tile)}};
+  // Only where it is not 1, so that a kernel without split K reads as
+  // before.
+  if (extent.times != 1)
+    members.push_back({"times", integer(extent.times)});
+  return JsonValue::makeObject(std::move(members));
 }
 } // namespace
 
@@ -693,7 +729,8 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
       {"config", JsonValue::makeObject({{"block", integers(k.config.block)},
                                         {"warps", integers(k.config.warps)},
                                         {"stages", integer(k.config.stages)},
-                                        {"raster", integer(k.config.raster)}})},
+                                        {"raster", integer(k.config.raster)},
+                                        {"split_k", integer(k.config.splitK)}})},
       {"grid", JsonValue::makeArray(std::move(grid))},
       {"block", integers(k.block)},
       {"dynamic_shared_memory", integer(k.dynamicSharedMemory)},

@@ -136,6 +136,9 @@ LaunchDims computeLaunch(const KernelManifest &kernel, const GemmShape &shape) {
       int64_t size = shape.get(extent.dim);
       value = size / extent.tile + (size % extent.tile != 0);
     }
+    // times <= kMaxSplitK (the reader's check): no overflow past maxGrid.
+    if (value <= maxGrid[i])
+      value *= extent.times;
     if (value > maxGrid[i])
       fail(ErrorKind::Unsupported,
            "grid." + std::string(axes[i]) + " = " + std::to_string(value) +
@@ -151,6 +154,23 @@ LaunchDims computeLaunch(const KernelManifest &kernel, const GemmShape &shape) {
   dims.dynamicSharedMemory =
       static_cast<uint32_t>(kernel.dynamicSharedMemory);
   return dims;
+}
+
+int64_t workspaceBytes(const KernelManifest &kernel, const GemmShape &shape) {
+  int64_t parts = kernel.config.splitK;
+  if (parts <= 1)
+    return 0;
+  auto tiles = [](int64_t size, int64_t tile) {
+    return size / tile + (size % tile != 0);
+  };
+  // resolveShape bounds batch x M x N by 2^48 elements, so none of these
+  // overflows.
+  int64_t semaphores = shape.batch * tiles(shape.m, kernel.config.block[0]) *
+                       tiles(shape.n, kernel.config.block[1]);
+  int64_t semaphoreBytes = (semaphores * 4 + 255) / 256 * 256;
+  int64_t partBytes = shape.batch * parts * shape.m * shape.n *
+                      (elementBits(kernel.gemm.acc) / 8);
+  return semaphoreBytes + partBytes;
 }
 
 MatrixShape storedShape(Operand operand, Layout layout,

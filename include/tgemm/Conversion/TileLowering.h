@@ -495,6 +495,11 @@ void populateRingPatterns(RewritePatternSet &patterns,
                           const KernelMemoryPlan &plan,
                           gpu::GPUModuleOp module);
 
+/// `tgemm.reduce_splits` (split K's sum of a tile's parts by its last
+/// block), which every lowering shares.
+void populateSplitKPatterns(RewritePatternSet &patterns,
+                            const TypeConverter &converter);
+
 /// Pointer to byte `offset` of the plan's scratch.
 Value getScratchPointer(OpBuilder &b, Location loc,
                         const KernelMemoryPlan &plan, gpu::GPUModuleOp module,

@@ -67,6 +67,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "stages",
       llvm::cl::desc("Override every config's stage count (0: keep)"),
       llvm::cl::init(0)};
+  PassOptions::Option<int, CountOptionParser> splitK{
+      *this, "split-k",
+      llvm::cl::desc("Override every config's split of K into parts (0: "
+                     "keep; 1: no split)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool, FlagOptionParser> refillAfterMma{
       *this, "refill-after-mma",
       llvm::cl::desc("Schedule: issue the k-loop's refill copies after the "

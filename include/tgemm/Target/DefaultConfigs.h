@@ -28,6 +28,7 @@ struct TileConfig {
   std::array<int64_t, 2> warps; // WM, WN
   int64_t stages;
   int64_t raster = 1;
+  int64_t splitK = 1; // parts K is split into (#tgemm.config's split_k)
 };
 
 /// The default tile for `a` x `b` accumulated in `acc`, or std::nullopt when

@@ -216,6 +216,7 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
 
     ```
     tgemm-opt --tgemm-override-config="stages=2 swizzle=pad" gemm.mlir
+    tgemm-opt --tgemm-override-config="split-k=4" gemm.mlir
     ```
 
     `prefetch-fragments-min-warps=W` sets `prefetch_fragments` on the ops
@@ -228,6 +229,8 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
   let options = [
     Option<"stages", "stages", "int64_t", /*default=*/"0",
            "Pipeline stages (0 keeps each op's own)">,
+    Option<"splitK", "split-k", "int64_t", /*default=*/"0",
+           "Parts K is split into (0 keeps each op's own)">,
     Option<"refillAfterMma", "refill-after-mma", "bool", /*default=*/"false",
            "Issue the k-loop's refill copies after the multiply">,
     Option<"interleaveCopies", "interleave-copies", "bool", /*default=*/"false",

@@ -1,6 +1,7 @@
 //===- TGemmAttrs.cpp - tgemm attributes ----------------------------------===//
 
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/runtime/Manifest.h"
 
 using namespace mlir;
 using namespace mlir::tgemm;
@@ -13,11 +14,13 @@ static constexpr int64_t kMaxWarpsPerBlock = kMaxThreadsPerBlock / 32;
 /// that products of tile sizes cannot overflow.
 static constexpr int64_t kMaxTileSize = 1 << 16;
 static constexpr int64_t kMaxStages = 8;
+/// Parts of K: the manifest's limit, which the runtime reads.
+static constexpr int64_t kMaxSplitK = ::tgemm::runtime::kMaxSplitK;
 
 LogicalResult
 ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    ArrayRef<int64_t> block, ArrayRef<int64_t> warps,
-                   int64_t stages, int64_t raster) {
+                   int64_t stages, int64_t raster, int64_t splitK) {
   if (block.size() != 3)
     return emitError() << "block must list 3 sizes [M, N, K], got "
                        << block.size();
@@ -41,6 +44,9 @@ ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (raster < 1 || raster > kMaxTileSize)
     return emitError() << "raster (" << raster << ") must be between 1 and "
                        << kMaxTileSize;
+  if (splitK < 1 || splitK > kMaxSplitK)
+    return emitError() << "split_k (" << splitK << ") must be between 1 and "
+                       << kMaxSplitK;
   for (unsigned i = 0; i < 2; ++i) {
     if (block[i] % warps[i] != 0)
       return emitError() << "block tile " << kDims[i] << " (" << block[i]

@@ -103,7 +103,8 @@ static int64_t toProblemSize(int64_t size) {
   return {{c.getBlockM(), c.getBlockN(), c.getBlockK()},
           {c.getWarpsM(), c.getWarpsN()},
           c.getStages(),
-          c.getRaster()};
+          c.getRaster(),
+          c.getSplitK()};
 }
 
 LogicalResult mlir::tgemm::emitMissingTarget(Operation *op) {
@@ -310,6 +311,23 @@ LogicalResult CopyTileOp::verify() {
   if (srcElement != getDst().getType().getElementType())
     return emitOpError() << "copies " << srcElement << " into a ring of "
                          << getDst().getType().getElementType();
+  return verifyThreadRange(*this, getThreads());
+}
+
+LogicalResult ReduceSplitsOp::verify() {
+  auto parts = getParts().getType();
+  if (ShapedType::isDynamic(parts.getDimSize(0)) || parts.getDimSize(0) < 2)
+    return emitOpError() << "needs a static number of parts (at least 2) in "
+                            "dimension 0 of "
+                         << parts;
+  std::optional<ElemKind> acc = getResultKind(parts.getElementType());
+  std::optional<ElemKind> dst = getResultKind(getDst().getType().getElementType());
+  if (!acc || !dst || !::tgemm::isLegalOutput(*acc, *dst))
+    return emitOpError() << "cannot write " << parts.getElementType()
+                         << " parts to " << getDst().getType().getElementType();
+  ArrayRef<int64_t> shape = getShape();
+  if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
+    return emitOpError() << "tile takes [rows, cols], both positive";
   return verifyThreadRange(*this, getThreads());
 }
 

@@ -8,8 +8,12 @@
 //   rank 2:  base, base, offset, rows, cols, ld, 1
 //   rank 3:  base, base, offset, batch, rows, cols, batchStride, ld, 1
 //
-// where base is the start of the allocation (see MatrixStorage). After all
-// of them come the kernel's `tensor_maps` (see TensorMaps.h): passed by
+// where base is the start of the allocation (see MatrixStorage). A split-K
+// kernel then takes its workspace as a rank-1 byte memref:
+//
+//   workspace: base, base, 0, bytes, 1
+//
+// After all of them come the kernel's `tensor_maps` (see TensorMaps.h): passed by
 // value, one 128-byte CUtensorMap each, then a 32-bit 1 when every map was
 // made (0: the kernel copies with cp.async); passed by address, one 64-bit
 // device address each, 0 meaning "copy this operand with cp.async".
@@ -33,9 +37,11 @@ struct alignas(64) TensorMapValue {
   uint64_t words[16] = {};
 };
 
-/// Device addresses of the three matrices.
+/// Device addresses of the three matrices, and of a split-K kernel's
+/// workspace (workspaceBytes long; 0 for other kernels).
 struct OperandAddresses {
   uint64_t a = 0, b = 0, c = 0;
+  uint64_t workspace = 0;
 };
 
 class KernelArgs {

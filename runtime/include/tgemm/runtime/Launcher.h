@@ -52,6 +52,12 @@ struct LaunchRequest {
   std::optional<int64_t> m, n, k, batch;
   /// A, B and C, indexed by Operand.
   std::array<OperandView, 3> operands;
+  /// A split-K kernel's workspace (config.splitK > 1): device memory of at
+  /// least workspaceBytes(kernel, shape), zeroed before the first launch
+  /// that uses it and not shared by launches that may run at the same time
+  /// (each launch leaves it ready for the next). Unused by other kernels.
+  uint64_t workspace = 0;
+  int64_t workspaceBytes = 0;
   CUstream stream = nullptr;
 };
 
@@ -69,8 +75,9 @@ struct ResolvedLaunch {
 /// resolveShape), the requirements, the grid, and per operand a non-null
 /// address aligned to its element, a leading dimension of at least the row
 /// length, batch strides that keep C's matrices apart, and packed rows for
-/// an argument the manifest does not mark strided. Throws Error(Usage) or
-/// Error(Unsupported) naming the argument.
+/// an argument the manifest does not mark strided; for a split-K kernel, a
+/// 256-byte aligned workspace of at least workspaceBytes. Throws
+/// Error(Usage) or Error(Unsupported) naming the argument.
 ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
                              const LaunchRequest &request);
 

@@ -28,10 +28,16 @@
 
 namespace tgemm::runtime {
 
-/// The manifest version this runtime reads. Version 2 added "tensor_maps":
+/// The manifest version this runtime writes. Version 2 added "tensor_maps":
 /// a version-1 kernel takes fewer parameters than a version-2 one may, so
-/// the reader refuses version 1 instead of guessing.
-constexpr int kManifestVersion = 2;
+/// the reader refuses version 1 instead of guessing. Version 3 added split
+/// K (`config.split_k`, a grid extent's `times` and the workspace
+/// parameter); a version-2 manifest has none of them and still reads.
+constexpr int kManifestVersion = 3;
+/// The oldest version this runtime reads.
+constexpr int kOldestManifestVersion = 2;
+/// The most parts split K takes (`#tgemm.config`'s limit).
+constexpr int64_t kMaxSplitK = 256;
 
 /// One launch dimension: a constant, or a problem size divided by a tile.
 struct GridExtent {
@@ -39,6 +45,9 @@ struct GridExtent {
   Dim dim = Dim::M;  // when tiled
   int64_t tile = 1;  // when tiled
   int64_t value = 1; // when constant
+  /// Blocks per unit of the extent (split K's parts on grid z): the extent
+  /// is `times` x ceil(dim / tile), or `times` x value.
+  int64_t times = 1;
 };
 
 /// "`dim` must be a multiple of `multipleOf`".
@@ -93,6 +102,9 @@ struct TileConfig {
   std::array<int64_t, 2> warps = {0, 0};
   int64_t stages = 0;
   int64_t raster = 1; // block rasterization group (1: row-major)
+  /// Parts K is split into: with more than 1, the kernel takes a workspace
+  /// after its memrefs (workspaceBytes, in Problem.h).
+  int64_t splitK = 1;
 };
 
 struct KernelManifest {

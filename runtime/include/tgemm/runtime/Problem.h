@@ -62,6 +62,15 @@ GemmShape resolveShape(const KernelManifest &kernel,
 /// Throws Error(Unsupported) naming the first requirement `shape` breaks.
 void checkRequirements(const KernelManifest &kernel, const GemmShape &shape);
 
+/// The device memory a split-K kernel (config.splitK > 1) takes after its
+/// memrefs, in bytes; 0 for other kernels. The layout the kernel uses: the
+/// semaphores, one 32-bit counter per tile of C of every matrix
+/// (batch x ceil(M / BM) x ceil(N / BN)), padded to a multiple of 256
+/// bytes, then the parts, batch x splitK x M x N accumulators (`acc`). The
+/// caller zeroes it before the kernel's first launch; each launch leaves
+/// its semaphores at zero again (the parts need no initial value).
+int64_t workspaceBytes(const KernelManifest &kernel, const GemmShape &shape);
+
 struct LaunchDims {
   std::array<uint32_t, 3> grid = {1, 1, 1};
   std::array<uint32_t, 3> block = {1, 1, 1};

@@ -35,10 +35,17 @@ def TGemm_ConfigAttr : AttrDef<TGemm_Dialect, "Config"> {
     - `raster = G` (optional, default 1): blocks visit C's tiles in groups
       of G tile-rows, column by column within a group, so that blocks running
       at the same time share A and B tiles in L2. 1 is plain row-major order.
+    - `split_k = S` (optional, default 1): split K into S parts, one block
+      per part of each tile of C (grid z); each part's accumulator goes to a
+      workspace, and the last block of a tile to finish sums the S parts in
+      part order, then applies the epilogue. The sum's order depends only on
+      K, BK and S, never on which block finishes first: repeated launches
+      give bitwise-identical C.
 
     ```mlir
     #tgemm.config<block = [128, 128, 32], warps = [2, 2], stages = 3>
     #tgemm.config<block = [128, 256, 32], warps = [2, 4], stages = 4, raster = 8>
+    #tgemm.config<block = [64, 128, 64], warps = [2, 2], stages = 4, split_k = 4>
     ```
 
     The attribute verifies what holds for every precision (positive sizes, a
@@ -49,16 +56,17 @@ def TGemm_ConfigAttr : AttrDef<TGemm_Dialect, "Config"> {
     ArrayRefParameter<"int64_t", "block tile [M, N, K]">:$block,
     ArrayRefParameter<"int64_t", "warp grid [M, N]">:$warps,
     "int64_t":$stages,
-    DefaultValuedParameter<"int64_t", "1", "block rasterization group">:$raster
+    DefaultValuedParameter<"int64_t", "1", "block rasterization group">:$raster,
+    DefaultValuedParameter<"int64_t", "1", "parts K is split into">:$split_k
   );
-  let assemblyFormat = [{
-    `<` `block` `=` `[` $block `]` `,` `warps` `=` `[` $warps `]` `,`
-        `stages` `=` $stages (`,` `raster` `=` $raster^)? `>`
-  }];
+  // `block`, `warps` and `stages` first, then the optional fields in any
+  // order, each printed only when it is not its default.
+  let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "ArrayRef<int64_t>":$block, "ArrayRef<int64_t>":$warps,
                      "int64_t":$stages), [{
-      return $_get($_ctxt, block, warps, stages, /*raster=*/1);
+      return $_get($_ctxt, block, warps, stages, /*raster=*/1,
+                   /*split_k=*/1);
     }]>
   ];
   let genVerifyDecl = 1;

@@ -366,6 +366,60 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
   }];
 }
 
+def TGemm_ReduceSplitsOp : TGemm_Op<"reduce_splits"> {
+  let summary = "The last block of a split-K tile sums its parts into C";
+  let description = [{
+    Split K (`split_k = S` in `#tgemm.config`): S blocks compute one tile
+    of C, each over its part of K, and each has stored its accumulator,
+    unscaled, at (`row`, `col`) of its part of `parts` (S x M x N, dimension
+    0 the part) with `tgemm.store_tile`. Then the block arrives on the
+    tile's semaphore, `semaphores[tile]`; the block that arrives last writes
+    the `rows` x `cols` tile of `dst` at (`row`, `col`):
+
+      dst[i, j] = alpha * (parts[0, i, j] + ... + parts[S-1, i, j])
+                  + beta * dst[i, j]
+
+    converted to `dst`'s element type, and resets the semaphore to 0 for
+    the next launch. The parts are summed in part order whichever block
+    arrives last, so the result does not depend on scheduling. Floating
+    parts are summed in f32, integer ones in i32. Elements outside `dst`
+    are neither read nor written; with `in_bounds` there are none and every
+    row of `dst` and `parts` starts on a 16-byte boundary.
+
+    With `threads [first, count]`, only those threads of the block take part
+    (the consumer warpgroups of a warp-specialized kernel).
+
+    ```mlir
+    tgemm.reduce_splits %parts, %semaphores[%tile], %C[%m0, %n0]
+        tile [128, 128] beta(1.0)
+        : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins Arg<MemRefRankOf<[F32, F16, I32], [3]>, "", [MemRead]>:$parts,
+                       Arg<MemRefRankOf<[I32], [1]>, "", [MemRead, MemWrite]>:$semaphores,
+                       Index:$tile,
+                       Arg<TGemm_TileMemRef, "", [MemRead, MemWrite]>:$dst,
+                       Index:$row, Index:$col,
+                       DenseI64ArrayAttr:$shape,
+                       OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta,
+                       UnitAttr:$in_bounds,
+                       OptionalAttr<DenseI64ArrayAttr>:$threads);
+  let assemblyFormat = [{
+    $parts `,` $semaphores `[` $tile `]` `,` $dst `[` $row `,` $col `]`
+    `tile` $shape
+    (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
+    (`in_bounds` $in_bounds^)? (`threads` $threads^)? attr-dict `:`
+    type($parts) `,` type($semaphores) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
+    double getBetaValue() { return getBeta().value_or(::llvm::APFloat(0.0)).convertToDouble(); }
+    /// S, the number of parts.
+    int64_t getNumParts() { return getParts().getType().getDimSize(0); }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Kernel level: barriers, bulk tensor copies and warpgroup roles
 //===----------------------------------------------------------------------===//
@@ -400,6 +454,27 @@ def TGemm_TensorMapOp : TGemm_Op<"tensor_map", [Pure]> {
     type($result)
   }];
   let hasVerifier = 1;
+}
+
+def TGemm_WorkspaceOp : TGemm_Op<"workspace", [Pure]> {
+  let summary = "The split-K workspace of a launch, provided by the runtime";
+  let description = [{
+    On the host side of a launch: the device memory a split-K kernel
+    (`split_k = S`) keeps its parts and semaphores in, `bytes` long, which
+    the caller of the launch provides, zeroed before its first launch (the
+    kernel leaves its semaphores at 0). `c` is the GEMM's C; the manifest's
+    `workspace` gives the layout (`docs/manifest.md`). tgemm does not lower
+    it: the runtime allocates it.
+
+    ```mlir
+    %ws = tgemm.workspace for %C parts 4 : memref<?x?xf16> -> memref<?xi8>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$c, I64Attr:$parts);
+  let results = (outs MemRefRankOf<[I8], [1]>:$result);
+  let assemblyFormat = [{
+    `for` $c `parts` $parts attr-dict `:` type($c) `->` type($result)
+  }];
 }
 
 def TGemm_AllocBarriersOp : TGemm_Op<"alloc_barriers"> {
