@@ -35,6 +35,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   pm.addPass(createTGemmAttachTarget(target));
   TGemmSelectConfigOptions select;
   select.database = options.configDatabase;
+  select.deterministic = options.deterministic;
   pm.addPass(createTGemmSelectConfig(select));
 
   // Only what the options name explicitly overrides the selected schedule:

@@ -4,6 +4,25 @@
 
 using namespace tgemm;
 
+int64_t tgemm::chooseSplitK(int64_t m, int64_t n, int64_t k, int64_t batch,
+                            const TileConfig &tile, int64_t sms,
+                            bool deterministic) {
+  if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
+    return 1; // dynamic: one kernel for every shape
+  int64_t bm = deterministic ? 128 : tile.block[0];
+  int64_t bn = deterministic ? 128 : tile.block[1];
+  int64_t granule = deterministic ? kSplitKGranule
+                                  : splitKGranule(tile.block[2]);
+  if (deterministic)
+    sms = 132;
+  int64_t tiles = batch * ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
+  if (sms <= 0 || 2 * tiles >= sms)
+    return 1;
+  int64_t deep = ((k + granule - 1) / granule) / 4;
+  int64_t parts = std::min<int64_t>({sms / tiles, deep, 16});
+  return std::max<int64_t>(parts, 1);
+}
+
 std::optional<TileConfig> tgemm::defaultConfig(ElemKind a, ElemKind b,
                                                ElemKind acc) {
   // An f32 operand is computed as TF32; the facts name it so.

@@ -58,14 +58,15 @@ const MmaFact kMmaFacts[] = {
 };
 
 // CUDA C Programming Guide, "Technical Specifications per Compute
-// Capability": maximum shared memory per block (opt-in).
+// Capability": maximum shared memory per block (opt-in). SMs: NVIDIA's
+// A100, A10, L40S and H100/H200 SXM datasheets.
 const ChipInfo kChips[] = {
-    {"sm_80", 80, 163 * 1024, 1024},
-    {"sm_86", 86, 99 * 1024, 1024},
-    {"sm_89", 89, 99 * 1024, 1024},
-    {"sm_90", 90, 227 * 1024, 1024},
+    {"sm_80", 80, 163 * 1024, 1024, false, 108},
+    {"sm_86", 86, 99 * 1024, 1024, false, 72},
+    {"sm_89", 89, 99 * 1024, 1024, false, 142},
+    {"sm_90", 90, 227 * 1024, 1024, false, 132},
     // sm_90 with the architecture-specific features (wgmma, setmaxnreg).
-    {"sm_90a", 90, 227 * 1024, 1024, /*archSpecific=*/true},
+    {"sm_90a", 90, 227 * 1024, 1024, /*archSpecific=*/true, 132},
 };
 // clang-format on
 } // namespace

@@ -379,11 +379,15 @@ Verdict tgemm::checkConfig(const Problem &p, const TileConfig &c) {
                          .str());
   // Split K: every part has a k-tile, and grid z holds the parts of every
   // matrix.
-  if (c.splitK > 1 && isStatic(p.k) && llvm::divideCeil(p.k, bk) < c.splitK)
+  int64_t granule = splitKGranule(bk);
+  if (c.splitK > 1 && isStatic(p.k) &&
+      llvm::divideCeil(p.k, granule) < c.splitK)
     return violation("split-k",
-                     llvm::formatv("split_k = {0} needs at least {0} k-tiles, "
-                                   "but K = {1} has {2} of block tile K {3}",
-                                   c.splitK, p.k, llvm::divideCeil(p.k, bk), bk)
+                     llvm::formatv("split_k = {0} needs at least {0} "
+                                   "granules of {1} elements of K (parts "
+                                   "start on them), but K = {2} has {3}",
+                                   c.splitK, granule, p.k,
+                                   llvm::divideCeil(p.k, granule))
                          .str());
   int64_t matrices = isStatic(p.batch) ? p.batch : 1;
   if (c.splitK > 1 && matrices * c.splitK > kMaxGridYZ)

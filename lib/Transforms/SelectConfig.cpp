@@ -44,11 +44,15 @@ bool tryConfig(MatmulOp op, const ::tgemm::TileConfig &tile,
 }
 
 std::string describe(const ::tgemm::TileConfig &c) {
-  return llvm::formatv("block = [{0}, {1}, {2}], warps = [{3}, {4}], "
-                       "stages = {5}, raster = {6}, split_k = {7}",
-                       c.block[0], c.block[1], c.block[2], c.warps[0],
-                       c.warps[1], c.stages, c.raster, c.splitK)
-      .str();
+  std::string text =
+      llvm::formatv("block = [{0}, {1}, {2}], warps = [{3}, {4}], "
+                    "stages = {5}, raster = {6}",
+                    c.block[0], c.block[1], c.block[2], c.warps[0],
+                    c.warps[1], c.stages, c.raster)
+          .str();
+  if (c.splitK > 1)
+    text += llvm::formatv(", split_k = {0}", c.splitK).str();
+  return text;
 }
 
 struct SelectConfigPass
@@ -94,6 +98,24 @@ struct SelectConfigPass
                                  kinds.b,           kinds.acc, kinds.c,
                                  op.getStaticM(),   op.getStaticN(),
                                  op.getStaticK()};
+      // A config, with K split where the problem's tiles leave SMs idle
+      // (else as it is, if the split does not fit).
+      int64_t sms = smCount > 0 ? int64_t(smCount) : target.chip->sms;
+      auto take = [&](::tgemm::TileConfig tile,
+                      const ::tgemm::Schedule &schedule) {
+        if (deterministic && tile.block[2] > 0 &&
+            ::tgemm::kSplitKGranule % tile.block[2] != 0)
+          return false;
+        if (splitK && tile.splitK == 1) {
+          ::tgemm::TileConfig split = tile;
+          split.splitK = ::tgemm::chooseSplitK(
+              op.getStaticM(), op.getStaticN(), op.getStaticK(),
+              op.getStaticBatch(), tile, sms, deterministic);
+          if (split.splitK > 1 && tryConfig(op, split, schedule, target))
+            return true;
+        }
+        return tryConfig(op, tile, schedule, target);
+      };
       std::string source;
       const ::tgemm::TuningDatabase *databases[] = {
           &user, &::tgemm::TuningDatabase::builtin()};
@@ -101,8 +123,7 @@ struct SelectConfigPass
         if (db != &user && !builtin)
           continue;
         const ::tgemm::TunedConfig *tuned = db->lookup(query);
-        if (tuned && tryConfig(op, tuned->config,
-                               tuned->schedule(target.family), target)) {
+        if (tuned && take(tuned->config, tuned->schedule(target.family))) {
           source = llvm::formatv("tuned at {0}x{1}x{2}", tuned->m, tuned->n,
                                  tuned->k)
                        .str();
@@ -113,9 +134,8 @@ struct SelectConfigPass
         std::optional<::tgemm::TileConfig> fallback =
             ::tgemm::defaultConfig(kinds.a, kinds.b, kinds.acc, target.family);
         if (!fallback ||
-            !tryConfig(op, *fallback,
-                       ::tgemm::defaultSchedule(target.family, *fallback),
-                       target)) {
+            !take(*fallback,
+                  ::tgemm::defaultSchedule(target.family, *fallback))) {
           failed = true;
           // Say why: the op's own rules, else the default config's.
           if (::mlir::failed(verifyForTarget(op, target)))

@@ -1,6 +1,7 @@
 //===- Tile.cpp - tgemm.matmul to a kernel of tile operations -------------===//
 
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Transforms/KernelManifest.h"
 #include "tgemm/Transforms/Passes.h"
 #include "tgemm/Utils/IndexMath.h"
@@ -168,10 +169,16 @@ public:
     kTiles = arith::CeilDivUIOp::create(b, loc, k, im.c(bk));
     ktBase = im.c(0);
     if (splitK > 1) {
-      // Part s takes k-tiles [s T / S, (s + 1) T / S) of the T: none is
-      // empty when T >= S, and the bounds depend on K, BK and S only.
-      ktBase = im.div(im.mul(split, kTiles), splitK);
-      Value end = im.div(im.mul(im.add(split, 1), kTiles), splitK);
+      // Part s takes granules [s G / S, (s + 1) G / S) of the G of K (256
+      // elements, or BK where that does not divide it): none is empty when
+      // G >= S, and the bounds are the same for every BK that divides 256.
+      int64_t granule = ::tgemm::splitKGranule(bk);
+      Value granules = arith::CeilDivUIOp::create(b, loc, k, im.c(granule));
+      int64_t tilesPerGranule = granule / bk;
+      ktBase = im.mul(im.div(im.mul(split, granules), splitK), tilesPerGranule);
+      Value end = im.mul(im.div(im.mul(im.add(split, 1), granules), splitK),
+                         tilesPerGranule);
+      end = arith::MinUIOp::create(b, loc, end, kTiles);
       kTiles = arith::SubIOp::create(b, loc, end, ktBase);
     }
     async = stages > 1;

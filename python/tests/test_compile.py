@@ -77,7 +77,7 @@ def test_wmma_lowering(example, name, chip, mma, wmma):
 def test_manifest_fields(example):
     kernel = tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90")
     manifest = kernel.manifest
-    assert manifest["version"] == 2
+    assert manifest["version"] == 3
     [k] = manifest["kernels"]
     assert k["name"] == "gemm_f16_f32_kernel"
     assert k["module"] == "gemm_f16_f32_module"
@@ -214,7 +214,7 @@ def test_linalg_matmul(lowering):
     assert k["a"] == {"type": "f16", "layout": "row"}
     assert k["b"] == {"type": "f16", "layout": "col"}
     assert k["beta"] == 0
-    assert set(k["config"]) == {"block", "warps", "stages", "raster"}
+    assert set(k["config"]) == {"block", "warps", "stages", "raster", "split_k"}
     assert ("mma.sync" if lowering == "ptx" else "wmma.mma.sync") in kernel.ptx
 
 

@@ -62,6 +62,16 @@ def test_dynamic_and_layouts_ir():
     assert text.startswith("func.func @g(")
 
 
+def test_split_k_config_text():
+    text = tgemm.matmul_ir(512, 512, 16384, config=dict(F16_CONFIG,
+                                                        split_k=8))
+    assert "stages = 3, split_k = 8>" in text
+    # A manifest's config (split_k 1 included) goes back in as it came.
+    text = tgemm.matmul_ir(512, 512, 16384, config=dict(F16_CONFIG, raster=1,
+                                                        split_k=1))
+    assert "split_k" not in text
+
+
 def test_type_spellings():
     ir = tgemm.matmul_ir(128, 128, 128, a="i4", acc="i32", config={
         "block": [128, 128, 128], "warps": [2, 2], "stages": 3})

@@ -96,17 +96,19 @@ class CompiledKernel:
         self._launcher = None
         self._launcher_lock = threading.Lock()
 
-    def __call__(self, a, b, c, stream=None):
+    def __call__(self, a, b, c, stream=None, workspace=None):
         """Launches the kernel on CUDA tensors: C = alpha * A @ B + beta *
         C, with A (M x K), B (K x N) and C (M x N) as torch tensors or
         objects with __dlpack__ or __cuda_array_interface__, strided as the
         kernel's layouts say; on `stream` or the current torch stream,
-        asynchronously. Returns c. See tgemm.launch."""
+        asynchronously. Returns c. A kernel that splits K takes a
+        `workspace` (with torch tensors, one is kept per stream). See
+        tgemm.launch."""
         with self._launcher_lock:
             if self._launcher is None:
                 from .launch import Launcher
                 self._launcher = Launcher(self)
-        return self._launcher(a, b, c, stream=stream)
+        return self._launcher(a, b, c, stream=stream, workspace=workspace)
 
     def _only_module(self):
         if len(self.modules) != 1:

@@ -95,22 +95,25 @@ def _float_literal(value, name):
 
 def _config_text(config):
     missing = {"block", "warps", "stages"} - set(config)
-    unknown = set(config) - {"block", "warps", "stages", "raster"}
+    unknown = set(config) - {"block", "warps", "stages", "raster", "split_k"}
     if missing or unknown:
-        raise ValueError("config needs block, warps and stages (raster is "
-                         "optional); got %r" % (config,))
+        raise ValueError("config needs block, warps and stages (raster and "
+                         "split_k are optional); got %r" % (config,))
     block, warps = list(config["block"]), list(config["warps"])
     stages, raster = config["stages"], config.get("raster", 1)
+    split_k = config.get("split_k", 1)
     if len(block) != 3 or len(warps) != 2:
         raise ValueError("config needs block = [BM, BN, BK] and warps = "
                          "[WM, WN], got %r" % (config,))
-    for v in block + warps + [stages, raster]:
+    for v in block + warps + [stages, raster, split_k]:
         if isinstance(v, bool) or not isinstance(v, int):
             raise ValueError("config values must be ints, got %r" % (config,))
     text = "<block = [%d, %d, %d], warps = [%d, %d], stages = %d" % (
         tuple(block) + tuple(warps) + (stages,))
     if raster != 1:
         text += ", raster = %d" % raster
+    if split_k != 1:
+        text += ", split_k = %d" % split_k
     return text + ">"
 
 

@@ -137,3 +137,81 @@ TEST(capiCheckLaunch) {
             TGEMM_RT_OK);
   EXPECT_EQ(std::string(tgemm_rt_last_error()), std::string(""));
 }
+
+namespace {
+/// The dynamic example split into 4 parts of K (manifest version 3).
+KernelManifest splitExample() {
+  std::string text = tgemm::test::exampleManifest();
+  text = REPLACE(text, R"("version": 2)", R"("version": 3)");
+  text = REPLACE(text, R"({"m": 4096, "n": 4096, "k": 4096})",
+                 R"({"m": null, "n": null, "k": null})");
+  text = REPLACE(text, R"("stages": 3})", R"("stages": 3, "split_k": 4})");
+  text = REPLACE(text, R"({"value": 1}])", R"({"value": 1, "times": 4}])");
+  return parseManifest(text, "m.json").kernels[0];
+}
+} // namespace
+
+TEST(launchSplitKWorkspace) {
+  KernelManifest k = splitExample();
+  EXPECT_EQ(k.config.splitK, int64_t(4));
+  // 384 x 256 in 128 x 128 tiles: 3 x 2 semaphores (24 bytes, padded to
+  // 256), then 4 parts of 384 x 256 f32.
+  GemmShape shape;
+  shape.m = 384;
+  shape.n = 256;
+  shape.k = 1024;
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(256 + 4 * 384 * 256 * 4));
+  EXPECT_EQ(workspaceBytes(dynamicExample(), shape), int64_t(0));
+  EXPECT_EQ(computeLaunch(k, shape).grid[2], 4u);
+  LaunchRequest none = request(384, 256, 1024);
+  EXPECT_ERROR(resolveLaunch(k, none), ErrorKind::Usage,
+               "kernel 'gemm_f16_f32_kernel' splits K into 4 parts and needs "
+               "a workspace of 1573120 bytes for shape M=384 N=256 K=1024 (zeroed "
+               "before its first launch); got none");
+  LaunchRequest small = request(384, 256, 1024);
+  small.workspace = 0x7f0001000000;
+  small.workspaceBytes = 1000;
+  EXPECT_ERROR(resolveLaunch(k, small), ErrorKind::Usage, "; got 1000");
+  LaunchRequest odd = request(384, 256, 1024);
+  odd.workspace = 0x7f0001000010;
+  odd.workspaceBytes = 1 << 21;
+  EXPECT_ERROR(resolveLaunch(k, odd), ErrorKind::Usage, "256-byte aligned");
+  LaunchRequest good = request(384, 256, 1024);
+  good.workspace = 0x7f0001000000;
+  good.workspaceBytes = 1 << 21;
+  ResolvedLaunch r = resolveLaunch(k, good);
+  EXPECT_EQ(r.addresses.workspace, 0x7f0001000000u);
+  // The workspace follows the three memrefs: base, base, 0, bytes, 1.
+  KernelArgs args(k, r.storages, r.addresses);
+  const std::vector<uint64_t> &v = args.values();
+  EXPECT_EQ(v.size(), size_t(3 * 7 + 5));
+  EXPECT_EQ(v[21], 0x7f0001000000u);
+  EXPECT_EQ(v[22], 0x7f0001000000u);
+  EXPECT_EQ(v[23], 0u);
+  EXPECT_EQ(v[24], uint64_t(1573120));
+  EXPECT_EQ(v[25], 1u);
+}
+
+TEST(manifestSplitKMustMatchGrid) {
+  std::string text = tgemm::test::exampleManifest();
+  text = REPLACE(text, R"("stages": 3})", R"("stages": 3, "split_k": 4})");
+  EXPECT_ERROR(parseManifest(text, "m.json"), ErrorKind::Input,
+               "m.json: kernels[0].grid[2]: config.split_k is 4, so grid z "
+               "must have times 4, got 1");
+  std::string times = REPLACE(tgemm::test::exampleManifest(),
+                              R"({"dim": "n", "tile": 128})",
+                              R"({"dim": "n", "tile": 128, "times": 2})");
+  EXPECT_ERROR(parseManifest(times, "m.json"), ErrorKind::Input,
+               "m.json: kernels[0].grid[0].times: only grid z repeats");
+  // Round trip: split_k and times are written back.
+  Manifest m = parseManifest(
+      REPLACE(REPLACE(tgemm::test::exampleManifest(), R"("stages": 3})",
+                      R"("stages": 3, "split_k": 4})"),
+              R"({"value": 1}])", R"({"value": 1, "times": 4}])"),
+      "m.json");
+  std::string written = writeManifest(m);
+  EXPECT_TRUE(written.find("\"split_k\": 4") != std::string::npos);
+  EXPECT_TRUE(written.find("\"times\": 4") != std::string::npos);
+  EXPECT_EQ(parseManifest(written, "w.json").kernels[0].config.splitK,
+            int64_t(4));
+}

@@ -16,8 +16,11 @@ Manifest parse(const std::string &text) {
 } // namespace
 
 TEST(manifestExampleParses) {
+  // A version-2 manifest reads as this runtime's version (it adds nothing
+  // a version-2 kernel lacks).
   Manifest m = parse(exampleManifest());
-  EXPECT_EQ(m.version, 2);
+  EXPECT_EQ(m.version, kManifestVersion);
+  EXPECT_EQ(m.kernels[0].config.splitK, int64_t(1));
   EXPECT_TRUE(m.kernels[0].tensorMaps.empty());
   EXPECT_EQ(m.kernels.size(), size_t(1));
   const KernelManifest &k = m.kernels[0];
@@ -105,15 +108,15 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 2)", R"("version": 3)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 3; this runtime "
-     "reads version 2"},
+    {R"("version": 2)", R"("version": 4)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 4; this runtime "
+     "reads versions 2 to 3"},
     {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
      "manifest.json: version: unsupported manifest version 0; this runtime "
-     "reads version 2"},
+     "reads versions 2 to 3"},
     {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
      "manifest.json: version: manifest version 1 is older than this "
-     "runtime's 2 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "runtime's 3 (version 2 adds \"tensor_maps\"): recompile the kernel "
      "with this tgemm"},
     {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
@@ -602,7 +605,7 @@ TEST(manifestTensorMapsRoundTrip) {
   // A kernel without tensor maps is written without the field.
   std::string plain = writeManifest(parse(withTensorMaps("[]")));
   EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
-  EXPECT_TRUE(plain.find("\"version\": 2") != std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 3") != std::string::npos);
   // The partial reader (a kernel not yet compiled) takes them too.
   KernelManifest k = a;
   k.lowering.clear();

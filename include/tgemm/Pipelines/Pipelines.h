@@ -67,6 +67,12 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       *this, "stages",
       llvm::cl::desc("Override every config's stage count (0: keep)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool, FlagOptionParser> deterministic{
+      *this, "deterministic",
+      llvm::cl::desc("Choose split K from M, N and K alone, so that every "
+                     "config and chip sums in the same order "
+                     "(tgemm-select-config)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int, CountOptionParser> splitK{
       *this, "split-k",
       llvm::cl::desc("Override every config's split of K into parts (0: "

@@ -31,6 +31,26 @@ struct TileConfig {
   int64_t splitK = 1; // parts K is split into (#tgemm.config's split_k)
 };
 
+/// Split K's parts start on multiples of this many elements of K (of the
+/// block tile K where that does not divide it), so that kernels whose
+/// block tile K divides it split K at the same places and add the same
+/// products in the same order.
+constexpr int64_t kSplitKGranule = 256;
+/// The granule of a block tile K: kSplitKGranule, or `blockK` itself.
+inline int64_t splitKGranule(int64_t blockK) {
+  return kSplitKGranule % blockK == 0 ? kSplitKGranule : blockK;
+}
+
+/// The parts to split K into for a static problem (M, N, K, `batch`
+/// matrices) so that its grid fills `sms` SMs: 1 when the tiles alone
+/// fill half of them, else as many as fill them, each at least 4 granules
+/// deep, at most 16. `deterministic`: from the shape alone, with tiles of
+/// 128 x 128 and 132 SMs whatever the config and chip, so that every
+/// config (whose block tile K divides the granule) and every GPU add the
+/// same products in the same order. A dynamic size gives 1.
+int64_t chooseSplitK(int64_t m, int64_t n, int64_t k, int64_t batch,
+                     const TileConfig &tile, int64_t sms, bool deterministic);
+
 /// The default tile for `a` x `b` accumulated in `acc`, or std::nullopt when
 /// no instruction computes that combination (see legalAccumulators()).
 std::optional<TileConfig> defaultConfig(ElemKind a, ElemKind b, ElemKind acc);

@@ -65,6 +65,10 @@ struct ChipInfo {
   /// The "a" target: the chip's architecture-specific instructions (wgmma,
   /// setmaxnreg), in PTX that runs on that chip only.
   bool archSpecific = false;
+  /// SMs of the chip's data-center part (A100 108, A10 72, L40S 142,
+  /// H100/H200 SXM 132): how many blocks a grid needs to fill it, for the
+  /// choice of split K (`tgemm-select-config`).
+  int64_t sms = 0;
 };
 
 llvm::ArrayRef<MmaFact> getMmaFacts();

@@ -120,6 +120,13 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     `database=FILE` adds a database, searched before the built-in ones
     (`builtin=false` leaves those out);
     `report` emits a remark per op naming what was chosen and from where.
+
+    Where a static problem's tiles would leave more than half of the chip's
+    SMs idle (`sm-count`, else the facts table's count), the chosen config
+    splits K (`split_k`, `tgemm::chooseSplitK`; `split-k=false` never).
+    With `deterministic`, the split depends on M, N and K alone, and a
+    database entry whose block tile K does not divide 256 is passed over,
+    so every config and chip sums K in the same order.
   }];
   let options = [
     Option<"database", "database", "std::string", /*default=*/"\"\"",
@@ -128,6 +135,14 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
            "Emit a remark per op with the chosen config and its source">,
     Option<"builtin", "builtin", "bool", /*default=*/"true",
            "Search the built-in databases (configs/*.json) after `database`">,
+    Option<"splitK", "split-k", "bool", /*default=*/"true",
+           "Split K where a static problem's tiles leave SMs idle">,
+    Option<"deterministic", "deterministic", "bool", /*default=*/"false",
+           "Choose split K from the shape alone (not the config or the "
+           "chip), so that every config and GPU sums in the same order">,
+    Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
+           "SMs to fill when choosing split K (0: the chip's data-center "
+           "part's)">,
   ];
 }
 

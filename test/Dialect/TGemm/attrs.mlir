@@ -9,11 +9,15 @@
 // CHECK-SAME: tgemm.config = #tgemm.config<block = [256, 128, 64], warps = [4, 2], stages = 6>
 // CHECK-SAME: tgemm.config_default = #tgemm.config<block = [64, 64, 32], warps = [2, 2], stages = 2>
 // CHECK-SAME: tgemm.config_raster = #tgemm.config<block = [128, 256, 32], warps = [2, 4], stages = 4, raster = 8>
+// CHECK-SAME: tgemm.config_split = #tgemm.config<block = [64, 128, 64], warps = [2, 2], stages = 4, split_k = 4>
+// CHECK-SAME: tgemm.config_split_raster = #tgemm.config<block = [64, 128, 64], warps = [2, 2], stages = 4, raster = 2, split_k = 3>
 // CHECK-SAME: tgemm.layouts = [#tgemm<layout row>, #tgemm<layout col>]
 func.func @attrs() attributes {
     tgemm.config = #tgemm.config<block = [256, 128, 64], warps = [4, 2], stages = 6>,
     tgemm.config_default = #tgemm.config<block = [64, 64, 32], warps = [2, 2], stages = 2, raster = 1>,
     tgemm.config_raster = #tgemm.config<block = [128, 256, 32], warps = [2, 4], stages = 4, raster = 8>,
+    tgemm.config_split = #tgemm.config<block = [64, 128, 64], warps = [2, 2], stages = 4, split_k = 4, raster = 1>,
+    tgemm.config_split_raster = #tgemm.config<block = [64, 128, 64], warps = [2, 2], stages = 4, split_k = 3, raster = 2>,
     tgemm.layouts = [#tgemm<layout row>, #tgemm<layout col>]} {
   return
 }

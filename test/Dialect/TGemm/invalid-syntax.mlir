@@ -73,3 +73,17 @@ func.func @config_typo() attributes {c = #tgemm.config<blocks = [64, 64, 32], wa
 func.func @unknown_attr() attributes {c = #tgemm.tile<64>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{unknown config field 'splitk' (expected raster or split_k)}}
+func.func @config_field_typo() attributes {c = #tgemm.config<block = [64, 64, 32], warps = [2, 2], stages = 2, splitk = 4>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{config field 'split_k' given twice}}
+func.func @config_field_twice() attributes {c = #tgemm.config<block = [64, 64, 32], warps = [2, 2], stages = 2, split_k = 2, split_k = 4>} {
+  return
+}

@@ -264,3 +264,17 @@ func.func @batch_inner_stride(%a: memref<2x64x64xf16, strided<[4096, 1, 64]>>, %
       : memref<2x64x64xf16, strided<[4096, 1, 64]>>, memref<2x64x64xf16>, memref<2x64x64xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{split_k (0) must be between 1 and 256}}
+func.func @split_zero() attributes {c = #tgemm.config<block = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{split_k (257) must be between 1 and 256}}
+func.func @split_huge() attributes {c = #tgemm.config<block = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 257>} {
+  return
+}

@@ -203,3 +203,48 @@ func.func @negative_in_flight(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x
       : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
   return
 }
+
+// -----
+
+func.func @reduce_one_part(%p: memref<1x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @+1 {{needs a static number of parts (at least 2) in dimension 0 of 'memref<1x?x?xf32>'}}
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 128]
+      : memref<1x?x?xf32>, memref<?xi32>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @reduce_dynamic_parts(%p: memref<?x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @+1 {{needs a static number of parts (at least 2)}}
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 128]
+      : memref<?x?x?xf32>, memref<?xi32>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @reduce_types(%p: memref<4x?x?xi32>, %s: memref<?xi32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @+1 {{cannot write 'i32' parts to 'f16'}}
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 128]
+      : memref<4x?x?xi32>, memref<?xi32>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @reduce_tile(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{tile takes [rows, cols], both positive}}
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 0]
+      : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_threads(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{threads takes [first, count]: whole warps of a block of at most 1024 threads}}
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 128] threads [0, 100]
+      : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf32>
+  return
+}

@@ -60,3 +60,14 @@ func.func @in_flight(%c: memref<?x?xf32>, %i: index) {
   tgemm.store_tile %w, %c[%i, %i] : !tgemm.acc<16x256xf32>, memref<?x?xf32>
   return
 }
+
+// Split K: the host's workspace and the kernel's sum of a tile's parts.
+// CHECK-LABEL: func @split_k
+// CHECK: %[[W:.*]] = tgemm.workspace for %{{.*}} parts 4 : memref<?x?xf16> -> memref<?xi8>
+// CHECK: tgemm.reduce_splits %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] tile [128, 64] alpha(2.000000e+00) beta(1.000000e+00) in_bounds threads [0, 256] : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf16>
+func.func @split_k(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf16>, %i: index) -> memref<?xi8> {
+  %w = tgemm.workspace for %c parts 4 : memref<?x?xf16> -> memref<?xi8>
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 64] alpha(2.0) beta(1.0) in_bounds threads [0, 256]
+      : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf16>
+  return %w : memref<?xi8>
+}

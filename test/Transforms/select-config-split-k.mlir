@@ -1,0 +1,71 @@
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false" | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false sm-count=16" | FileCheck %s --check-prefix=FEW
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false split-k=false" | FileCheck %s --check-prefix=NOSPLIT
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false deterministic" | FileCheck %s --check-prefix=DET
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_80 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false deterministic" | FileCheck %s --check-prefix=DET
+
+// Split K by shape: where the tiles of a static problem leave more than
+// half of the SMs idle (132 on sm_90, 108 on sm_80), the chosen config
+// splits K into as many parts as fill them, each at least 4 granules of
+// 256 deep, at most 16. With `deterministic` the split depends on the
+// shape alone (128 x 128 tiles, 132 SMs), whatever the chip and config.
+
+// 512 x 512 in the database's 64 x 128 tiles is 32 tiles: 132 / 32 = 4
+// parts (K has 64 granules, enough for 16 of 4); deterministic, in 128 x
+// 128 tiles, 16 tiles: 8 parts.
+// CHECK-LABEL: func.func @deep
+// CHECK: config(<block = [64, 128, 32], warps = [2, 2], stages = 5, split_k = 4>)
+// FEW-LABEL: func.func @deep
+// FEW: config(<block = [64, 128, 32], warps = [2, 2], stages = 5>)
+// NOSPLIT-LABEL: func.func @deep
+// NOSPLIT: config(<block = [64, 128, 32], warps = [2, 2], stages = 5>)
+// DET-LABEL: func.func @deep
+// DET: split_k = 8>
+func.func @deep(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
+                %c: memref<512x512xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
+  return
+}
+
+// -----
+
+// K of 1000 is 4 granules: one part of 4 at most, so no split.
+// CHECK-LABEL: func.func @shallow
+// CHECK-NOT: split_k
+// CHECK: return
+// DET-LABEL: func.func @shallow
+// DET-NOT: split_k
+// DET: return
+func.func @shallow(%a: memref<1000x1000xf16>, %b: memref<1000x1000xf16>,
+                   %c: memref<1000x1000xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<1000x1000xf16>, memref<1000x1000xf16>, memref<1000x1000xf32>
+  return
+}
+
+// -----
+
+// Dynamic sizes: one kernel for every shape, never split.
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT: split_k
+// CHECK: return
+func.func @dynamic(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
+                   %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// Enough tiles: 8192 x 8192 fills the chip.
+// CHECK-LABEL: func.func @large
+// CHECK-NOT: split_k
+// CHECK: return
+func.func @large(%a: memref<8192x8192xf16>, %b: memref<8192x8192xf16>,
+                 %c: memref<8192x8192xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<8192x8192xf16>, memref<8192x8192xf16>, memref<8192x8192xf32>
+  return
+}
