@@ -59,7 +59,7 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
 /// operand's base, offset and row stride are 16-byte aligned. The same for
 /// all threads of the kernel.
 Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
-                          Value bMat, Value c, Value part, Value k) {
+                          Value bMat, Value c, Value k) {
   IndexMath im{b, loc};
   ConfigAttr config = op.getConfigAttr();
   auto isZero = [&](Value v) {
@@ -71,10 +71,9 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
   SmallVector<Value> conds = {isZero(im.rem(m, config.getBlockM())),
                               isZero(im.rem(n, config.getBlockN())),
                               isZero(im.rem(k, config.getBlockK()))};
-  SmallVector<Value> matrices = {a, bMat, c};
-  if (part)
-    matrices.push_back(part); // split K's part of the workspace
-  for (Value operand : matrices) {
+  // Split K's parts need no test of their own: with N a multiple of BN,
+  // their rows and layers start on 16 bytes (docs/manifest.md's layout).
+  for (Value operand : {a, bMat, c}) {
     auto type = cast<MemRefType>(operand.getType());
     int64_t bits = type.getElementTypeBitWidth();
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
@@ -150,8 +149,12 @@ public:
     warpCol = im.mul(im.rem(warp, config.getWarpsN()), config.getWarpTileN());
     m0 = im.mul(by, bm);
     n0 = im.mul(bx, bn);
-    if (splitK > 1)
-      viewWorkspace(b, entry.getArgument(3), matrixIndex, bx, by);
+    if (splitK > 1) {
+      workspace = entry.getArgument(3);
+      matrixOfBlock = matrixIndex;
+      tileRow = by;
+      tileCol = bx;
+    }
 
     auto ringA = ringType(ctx, stages, bm, bk, layoutA,
                           op.getA().getType().getElementType(), /*isA=*/true);
@@ -212,7 +215,7 @@ public:
     // The main loop and the epilogue, once with every tile known to be
     // whole and aligned (`in_bounds`: no guard anywhere), once for any size.
     scf::IfOp::create(
-        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, part, k),
+        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k),
         [&](OpBuilder &tb, Location) {
           emitMainLoop(tb, /*inBounds=*/true);
           scf::YieldOp::create(tb, loc);
@@ -258,6 +261,9 @@ private:
                           op.getBetaAttr(), inBounds, threads);
       return;
     }
+    // The workspace's views, made here so that nothing of them is live
+    // across the k-loop.
+    viewWorkspace(b, workspace, matrixOfBlock, tileCol, tileRow);
     StoreTileOp::create(b, loc, acc, part, row, col, FloatAttr(), FloatAttr(),
                         inBounds, threads);
     ReduceSplitsOp::create(b, loc, parts, semaphores, tileIndex, c, m0, n0,
@@ -286,18 +292,29 @@ private:
     Value semaphoreBytes =
         im.mul(arith::CeilDivUIOp::create(b, loc, im.mul(count, 4), im.c(256)),
                256);
+    // Static sizes stay static in the views: fewer registers for the
+    // addresses of the epilogue, which runs beside the accumulators.
+    auto cType = cast<MemRefType>(c.getType());
+    int64_t staticM = cType.getDimSize(0), staticN = cType.getDimSize(1);
     Value m = memref::DimOp::create(b, loc, c, 0);
     Value n = memref::DimOp::create(b, loc, c, 1);
     Type accElement = op.getAcc();
-    auto allType = MemRefType::get(
-        {ShapedType::kDynamic, ShapedType::kDynamic, ShapedType::kDynamic},
-        accElement);
+    auto allType = MemRefType::get({ShapedType::kDynamic, staticM, staticN},
+                                   accElement);
+    SmallVector<Value> dynamicSizes = {im.mul(matrices, splitK)};
+    if (ShapedType::isDynamic(staticM))
+      dynamicSizes.push_back(m);
+    if (ShapedType::isDynamic(staticN))
+      dynamicSizes.push_back(n);
     Value all = memref::ViewOp::create(b, loc, allType, workspace,
-                                       semaphoreBytes,
-                                       ValueRange{im.mul(matrices, splitK), m, n});
+                                       semaphoreBytes, dynamicSizes);
     SmallVector<OpFoldResult> offsets = {im.mul(matrixIndex, splitK),
                                          b.getIndexAttr(0), b.getIndexAttr(0)};
-    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(splitK), m, n};
+    auto size = [&](int64_t s, Value v) -> OpFoldResult {
+      return ShapedType::isDynamic(s) ? OpFoldResult(v) : b.getIndexAttr(s);
+    };
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(splitK),
+                                       size(staticM, m), size(staticN, n)};
     SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
     parts = memref::SubViewOp::create(b, loc, all, offsets, sizes, strides);
     part = matrixOfBatch(b, loc, parts, split);
@@ -677,7 +694,9 @@ private:
   Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles, ktBase;
   // Split K: this block's part, the workspace's views (semaphores, the
   // matrix's parts, this block's part) and the tile's semaphore.
-  Value split, semaphores, parts, part, tileIndex;
+  Value split, workspace, matrixOfBlock, tileRow, tileCol;
+  // Set by viewWorkspace, in each epilogue.
+  Value semaphores, parts, part, tileIndex;
   // A warp-specialized kernel's barrier rings, the batch index, and the
   // tensor maps of A and B and whether the runtime made both (with tma).
   Value full, empty, matrix, mapA, mapB, mapsMade;

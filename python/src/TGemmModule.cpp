@@ -112,6 +112,7 @@ PYBIND11_MODULE(_tgemm, m) {
         out["warps"] = py::make_tuple(config->warps[0], config->warps[1]);
         out["stages"] = config->stages;
         out["raster"] = config->raster;
+        out["split_k"] = config->splitK;
         return out;
       },
       py::arg("a"), py::arg("b"), py::arg("acc"),

@@ -107,10 +107,12 @@ def test_bad_problems(kwargs, message):
 @needs_extension
 def test_default_configs():
     assert tgemm.default_config("f16") == {
-        "block": [128, 128, 32], "warps": [2, 2], "stages": 3, "raster": 1}
+        "block": [128, 128, 32], "warps": [2, 2], "stages": 3, "raster": 1,
+        "split_k": 1}
     assert tgemm.default_config("bf16")["block"] == [128, 128, 32]
     assert tgemm.default_config("tf32") == {
-        "block": [128, 128, 16], "warps": [2, 2], "stages": 4, "raster": 1}
+        "block": [128, 128, 16], "warps": [2, 2], "stages": 4, "raster": 1,
+        "split_k": 1}
     assert tgemm.default_config("s8")["block"] == [128, 128, 64]
     assert tgemm.default_config("u8")["block"] == [128, 128, 64]
     assert tgemm.default_config("s4")["block"] == [128, 128, 128]

@@ -119,8 +119,8 @@ def _config_text(config):
 
 def default_config(a="f16", b=None, acc=None):
     """The default tile config for A x B -> acc (tgemm::defaultConfig in C++,
-    the one table every front end uses), as a dict with block, warps, stages
-    and raster. Needs the compiled extension."""
+    the one table every front end uses), as a dict with block, warps, stages,
+    raster and split_k. Needs the compiled extension."""
     a = _operand_type(a, "A")
     b = a if b is None else _operand_type(b, "B")
     acc = _natural_acc(a) if acc is None else _result_type(acc, "acc")
@@ -129,7 +129,8 @@ def default_config(a="f16", b=None, acc=None):
         raise ValueError("no tensor-core instruction computes %s x %s -> %s"
                          % (a, b, acc))
     return {"block": list(config["block"]), "warps": list(config["warps"]),
-            "stages": config["stages"], "raster": config["raster"]}
+            "stages": config["stages"], "raster": config["raster"],
+            "split_k": config["split_k"]}
 
 
 def _natural_acc(a):
