@@ -186,7 +186,8 @@ def test_explicit_config():
         1024, 1024, 1024, config={"block": [64, 64, 32], "warps": [2, 2],
                                   "stages": 2, "raster": 8})
     assert kernel.kernels[0]["config"] == {
-        "block": [64, 64, 32], "warps": [2, 2], "stages": 2, "raster": 8}
+        "block": [64, 64, 32], "warps": [2, 2], "stages": 2, "raster": 8,
+        "split_k": 1}
 
 
 @needs_extension
