@@ -95,7 +95,7 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 by = {}
 for r in rows:
-    key = (r["m"] + "x" + r["n"] + "x" + r["k"], r["kernel"], r["deterministic"])
+    key = (r["m"] + "x" + r["n"] + "x" + r["k"], r["lowering"] + " " + r["a"], r["deterministic"])
     by.setdefault(key, []).append(r)
 print("%-16s %-34s %5s %4s %9s %9s %6s %s" % (
     "shape", "kernel", "det", "S", "rate", "library", "ratio", "check"))

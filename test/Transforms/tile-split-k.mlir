@@ -15,23 +15,28 @@
 // Block z is matrix z / 4, part z mod 4.
 // CHECK: %[[BZ:.*]] = gpu.block_id  z
 // CHECK: %[[PART:.*]] = arith.remui %[[BZ]], %c4
-// The workspace: the semaphores, then (256-byte aligned) the parts.
-// CHECK: %[[SEM:.*]] = memref.view %[[WS]][%c0{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
-// CHECK: %[[ALL:.*]] = memref.view %[[WS]][%{{.*}}][%{{.*}}, %{{.*}}, %{{.*}}] : memref<?xi8> to memref<?x?x?xf32>
-// CHECK: %[[PARTS:.*]] = memref.subview %[[ALL]][%{{.*}}, 0, 0] [4, %{{.*}}, %{{.*}}] [1, 1, 1] : memref<?x?x?xf32> to memref<4x?x?xf32, strided<[?, ?, 1], offset: ?>>
-// CHECK: %[[MINE:.*]] = memref.subview %[[PARTS]][%[[PART]], 0, 0]
 // Part s takes granules [s G / 4, (s + 1) G / 4) of the 256-element
 // granules of K, in k-tiles of 32 (8 per granule), the last clamped.
 // CHECK: %[[KT:.*]] = arith.ceildivui %{{.*}}, %c32
 // CHECK: %[[G:.*]] = arith.ceildivui %{{.*}}, %c256
 // CHECK: arith.muli %[[PART]], %[[G]]
 // CHECK: arith.minui %{{.*}}, %[[KT]]
+// After the k-loop (so nothing of it is live across the loop), the
+// workspace: the semaphores, then (256-byte aligned) the parts, with C's
+// static sizes.
+// CHECK: scf.for
+// CHECK: %[[SEM:.*]] = memref.view %[[WS]][%c0{{.*}}][%{{.*}}] : memref<?xi8> to memref<?xi32>
+// CHECK: %[[ALL:.*]] = memref.view %[[WS]][%{{.*}}][%{{.*}}] : memref<?xi8> to memref<?x512x512xf32>
+// CHECK: %[[PARTS:.*]] = memref.subview %[[ALL]][%{{.*}}, 0, 0] [4, 512, 512] [1, 1, 1] : memref<?x512x512xf32> to memref<4x512x512xf32, strided<[262144, 512, 1], offset: ?>>
+// CHECK: %[[MINE:.*]] = memref.subview %[[PARTS]][%[[PART]], 0, 0]
 // Each warp stores its unscaled accumulator to its part, then the tile's
-// last block sums the parts into C with the epilogue.
+// last block sums the parts into C with the epilogue; the same in the
+// loop for any size.
 // CHECK: tgemm.store_tile %{{.*}}, %[[MINE]][%{{.*}}, %{{.*}}] in_bounds : <64x64xf32>
 // CHECK-NEXT: tgemm.reduce_splits %[[PARTS]], %[[SEM]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] tile [128, 128] beta(1.000000e+00) in_bounds
-// CHECK: tgemm.store_tile %{{.*}}, %[[MINE]][%{{.*}}, %{{.*}}] : <64x64xf32>
-// CHECK-NEXT: tgemm.reduce_splits %[[PARTS]], %[[SEM]][%{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}] tile [128, 128] beta(1.000000e+00) :
+// CHECK: scf.for
+// CHECK: tgemm.store_tile %{{.*}} : <64x64xf32>
+// CHECK-NEXT: tgemm.reduce_splits %{{.*}} tile [128, 128] beta(1.000000e+00) :
 func.func @split(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
                  %c: memref<512x512xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32) beta(1.0)
