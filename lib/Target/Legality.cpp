@@ -381,7 +381,7 @@ Verdict tgemm::checkConfig(const Problem &p, const TileConfig &c) {
   // matrix.
   int64_t granule = splitKGranule(bk);
   if (c.splitK > 1 && isStatic(p.k) &&
-      llvm::divideCeil(p.k, granule) < c.splitK)
+      static_cast<int64_t>(llvm::divideCeil(p.k, granule)) < c.splitK)
     return violation("split-k",
                      llvm::formatv("split_k = {0} needs at least {0} "
                                    "granules of {1} elements of K (parts "
