@@ -71,8 +71,8 @@ void CpAsyncLowering::emitAsyncEdgeCopy(OpBuilder &builder, Location loc,
   auto asyncChunks = [&](OpBuilder &b, int64_t granule) {
     int64_t elementsPerChunk = 128 / ring.elementBits;
     Value tid = copy.threadIndex(b, loc);
-    forEachTileChunk(
-        b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
+    forEachEdgeChunk(
+        b, loc, copy, tid,
         [&](OpBuilder &cb, Value r, Value chunk, bool) {
           IndexMath m{cb, loc};
           Value row = m.add(copy.row, r);

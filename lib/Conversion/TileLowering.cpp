@@ -137,6 +137,45 @@ void mlir::tgemm::forEachTileChunk(
   }
 }
 
+void mlir::tgemm::forEachTileChunkRolled(
+    OpBuilder &b, Location loc, int64_t rows, int64_t chunksPerRow,
+    int64_t threads, Value tid,
+    function_ref<void(OpBuilder &, Value, Value, bool)> emit) {
+  IndexMath im{b, loc};
+  int64_t total = rows * chunksPerRow;
+  int64_t rounds = (total + threads - 1) / threads;
+  if (rounds <= 1)
+    return forEachTileChunk(b, loc, rows, chunksPerRow, threads, tid, emit);
+  bool partial = total % threads != 0;
+  scf::ForOp::create(
+      b, loc, im.c(0), im.c(total), im.c(threads), ValueRange{},
+      [&](OpBuilder &lb, Location, Value first, ValueRange) {
+        IndexMath m{lb, loc};
+        Value q = m.add(tid, first);
+        auto emitChunk = [&](OpBuilder &cb) {
+          IndexMath cm{cb, loc};
+          emit(cb, cm.div(q, chunksPerRow), cm.rem(q, chunksPerRow), partial);
+        };
+        if (!partial) {
+          emitChunk(lb);
+        } else {
+          scf::IfOp::create(lb, loc, m.lt(q, m.c(total)),
+                            [&](OpBuilder &cb, Location) {
+                              emitChunk(cb);
+                              scf::YieldOp::create(cb, loc);
+                            });
+        }
+        scf::YieldOp::create(lb, loc);
+      });
+}
+
+void mlir::tgemm::forEachEdgeChunk(
+    OpBuilder &b, Location loc, const TileCopy &copy, Value tid,
+    function_ref<void(OpBuilder &, Value, Value, bool)> emit) {
+  auto each = copy.producer ? forEachTileChunkRolled : forEachTileChunk;
+  each(b, loc, copy.rows, copy.ring.rowBytes / 16, copy.threads, tid, emit);
+}
+
 void mlir::tgemm::emitWhere(OpBuilder &b, Location loc, Value predicate,
                             function_ref<void(OpBuilder &)> emit) {
   if (!predicate) {
@@ -615,6 +654,7 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp, KernelLowering> {
     if (std::optional<ArrayRef<int64_t>> threads = op.getThreads()) {
       copy.firstThread = (*threads)[0];
       copy.threads = (*threads)[1];
+      copy.producer = true;
     }
     bool async = lowering.isAsync(op);
     emitTileCopy(
@@ -873,8 +913,8 @@ void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc,
   Value tid = copy.threadIndex(b, loc);
   Value aligned = hasAlignedRows(b, loc, src);
   int64_t elementsPerChunk = 128 / ring.elementBits;
-  forEachTileChunk(
-      b, loc, copy.rows, ring.rowBytes / 16, copy.threads, tid,
+  forEachEdgeChunk(
+      b, loc, copy, tid,
       [&](OpBuilder &cb, Value r, Value chunk, bool) {
         IndexMath m{cb, loc};
         Value srcRow = m.add(row, r);

@@ -117,6 +117,18 @@ double RunReport::ratio() const {
   return anchor > 0 ? kernelRate() / anchor : 0;
 }
 
+double RunReport::kernelBandwidth() const {
+  return kernelTimed && kernelTime.medianMs > 0
+             ? static_cast<double>(bytes) / (kernelTime.medianMs * 1e6)
+             : 0;
+}
+
+double RunReport::copyBandwidth() const {
+  return copyTimed && copyTime.medianMs > 0
+             ? static_cast<double>(bytes) / (copyTime.medianMs * 1e6)
+             : 0;
+}
+
 GemmRunner::GemmRunner(const Device &device, const KernelManifest &manifest,
                        CompiledKernel *kernel)
     : device(device), manifest(manifest), kernel(kernel), libraries(device) {}
@@ -173,6 +185,9 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   report.gemm = spec;
   report.shape = shape;
   report.storage = storage;
+  report.bytes = shape.batch * (storageBytes(spec.a.type, shape.m * shape.k) +
+                                storageBytes(spec.b.type, shape.n * shape.k) +
+                                storageBytes(spec.c.type, shape.m * shape.n));
 
   Stream stream;
   // A and B: the packed matrices, which the reference reads, and where the
@@ -332,6 +347,23 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
         [&](CUstream s) { reference->runAnchor(s); },
         "the anchor (" + report.anchorName + ")");
     report.anchorTimed = true;
+  }
+  if (options.timeCopy && options.reps > 0) {
+    // Half the bytes each way, so that the copy moves what the GEMM moves;
+    // non-zero contents, though a copy's speed does not depend on them.
+    size_t half = static_cast<size_t>((report.bytes + 1) / 2);
+    DeviceBuffer from(device, half, "the copy's source");
+    DeviceBuffer to(device, half, "the copy's destination");
+    from.fillBytes(0x5a);
+    report.copyTime = timeLaunches(
+        stream, flusher.get(), options.warmup, options.reps,
+        [&](CUstream s) {
+          checkCuda(driver().cuMemcpyDtoDAsync(to.address(), from.address(),
+                                               half, s),
+                    "the bandwidth copy");
+        },
+        "the bandwidth copy");
+    report.copyTimed = true;
   }
   return report;
 }

@@ -80,6 +80,14 @@ fields(const RunReport &r) {
       {"offset_a", std::to_string(r.storage[0].offset)},
       {"offset_b", std::to_string(r.storage[1].offset)},
       {"offset_c", std::to_string(r.storage[2].offset)},
+      // The memory roofline (--copy): bytes of A, B and C, per kernel time
+      // and per time of a copy moving as many.
+      {"bytes", r.copyTimed ? std::to_string(r.bytes) : ""},
+      {"kernel_gbs", r.copyTimed && r.kernelTimed
+                         ? format("%.1f", r.kernelBandwidth())
+                         : ""},
+      {"copy_ms", r.copyTimed ? format("%.4f", r.copyTime.medianMs) : ""},
+      {"copy_gbs", r.copyTimed ? format("%.1f", r.copyBandwidth()) : ""},
   };
 }
 
@@ -128,7 +136,8 @@ std::string formatJson(const RunReport &r) {
       "m",        "n",        "k",           "kernel_ms", "kernel_rate",
       "anchor_ms", "anchor_rate", "ratio",   "rel_error", "max_error",
       "batch",    "lda",      "ldb",         "ldc",       "offset_a",
-      "offset_b", "offset_c"};
+      "offset_b", "offset_c", "bytes",       "kernel_gbs", "copy_ms",
+      "copy_gbs"};
   std::string out = "{";
   bool first = true;
   auto add = [&](const std::string &name, const std::string &json) {
@@ -196,6 +205,14 @@ std::string formatTable(const RunReport &r) {
                            : "")},
       {"check", check},
   };
+  if (r.copyTimed) {
+    columns.insert(columns.end() - 1,
+                   {"GB/s", orDash(r.kernelTimed
+                                       ? format("%.0f", r.kernelBandwidth())
+                                       : "")});
+    columns.insert(columns.end() - 1,
+                   {"copy GB/s", format("%.0f", r.copyBandwidth())});
+  }
   if (hasStridedStorage(r)) {
     // Leading dimensions (and offsets, when any) of A, B, C.
     columns.insert(columns.begin() + 3,

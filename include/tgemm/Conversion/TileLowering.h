@@ -89,6 +89,17 @@ void forEachTileChunk(
     int64_t threads, Value tid,
     function_ref<void(OpBuilder &, Value row, Value chunk, bool guarded)> emit);
 
+/// forEachTileChunk as one loop over the rounds (an scf.for) instead of
+/// one copy of `emit` per round: for a producer's copies at an operand's
+/// edge, whose code per chunk is long. Each round's values then live for
+/// that round only, where the unrolled rounds' loop-invariant parts would
+/// all be hoisted out of the producer's k-loop and held across it (ptxas
+/// allocates the whole kernel at the consumers' register budget).
+void forEachTileChunkRolled(
+    OpBuilder &b, Location loc, int64_t rows, int64_t chunksPerRow,
+    int64_t threads, Value tid,
+    function_ref<void(OpBuilder &, Value row, Value chunk, bool guarded)> emit);
+
 /// Calls `emit` at the insertion point, or, given a `predicate` (an i1),
 /// inside an `scf.if` on it.
 void emitWhere(OpBuilder &b, Location loc, Value predicate,
@@ -106,10 +117,21 @@ struct TileCopy {
   /// The first of the `threads` consecutive threads that copy (the
   /// producer warpgroup of a warp-specialized kernel; else 0).
   int64_t firstThread = 0;
+  /// Whether the copying threads do nothing else (a warp-specialized
+  /// producer): then the long code of a copy at an operand's edge is one
+  /// loop over the rounds of chunks (forEachTileChunkRolled), where in a
+  /// block whose threads also multiply the rounds stay unrolled, to
+  /// overlap with the multiplies around them.
+  bool producer = false;
 
   /// The calling thread's index among those that copy.
   Value threadIndex(OpBuilder &b, Location loc) const;
 };
+
+/// The chunks of an edge copy: rolled for a producer, else unrolled.
+void forEachEdgeChunk(
+    OpBuilder &b, Location loc, const TileCopy &copy, Value tid,
+    function_ref<void(OpBuilder &, Value row, Value chunk, bool guarded)> emit);
 
 /// A synchronous global->shared tile copy: every thread loads its 16-byte
 /// chunks (all loads of a round before its stores) and stores them where

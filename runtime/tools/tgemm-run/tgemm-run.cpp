@@ -63,6 +63,9 @@ library's GEMM.
   --json            print one JSON object instead of a table
   --cublas-only     time the reference library alone; no kernel file needed
   --no-flush        do not flush the L2 cache between repetitions
+  --copy            also time a device-to-device copy that moves as many
+                    bytes as A, B and C hold (the shape's memory roofline):
+                    adds bytes, kernel_gbs, copy_ms and copy_gbs (GB/s)
   --no-anchor       do not time the reference library (e.g. under
                     compute-sanitizer, to check the kernel alone)
   --seed S          seed of the random inputs (default 1)
@@ -81,7 +84,7 @@ struct Options {
   int reps = 50, warmup = 5, device = 0;
   uint64_t seed = 1;
   bool check = false, csv = false, csvHeader = false, json = false;
-  bool cublasOnly = false, noFlush = false, noAnchor = false;
+  bool cublasOnly = false, noFlush = false, noAnchor = false, copy = false;
   bool help = false, version = false, selfTest = false, listDevices = false;
 };
 
@@ -175,6 +178,8 @@ Options parseOptions(int argc, char **argv) {
       o.noFlush = flag();
     else if (arg == "--no-anchor")
       o.noAnchor = flag();
+    else if (arg == "--copy")
+      o.copy = flag();
     else if (arg == "--self-test")
       o.selfTest = flag();
     else if (arg == "--list-devices")
@@ -243,6 +248,7 @@ int run(const Options &o) {
   options.check = o.check;
   options.flushL2 = !o.noFlush;
   options.timeAnchor = !o.noAnchor;
+  options.timeCopy = o.copy;
   options.seed = o.seed;
   options.storage = o.storage;
   RunReport report = runner.run(shape, options);

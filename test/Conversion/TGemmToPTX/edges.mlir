@@ -15,7 +15,10 @@
 // CHECK: } else {
 // An edge tile of an aligned operand stays asynchronous: the cp.async
 // source size counts the bytes inside the operand, the rest is zero-filled.
+// The rounds of chunks stay unrolled (the warps also multiply; only a
+// warp-specialized producer's are a loop).
 // CHECK: scf.if
+// CHECK-NOT: scf.for
 // CHECK: "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r"
 // CHECK: } else {
 // Rows aligned to 8 or 4 bytes (e.g. an even leading dimension of f16):

@@ -1,4 +1,5 @@
 // RUN: tgemm-opt %s --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile --tgemm-lower-to-wgmma | FileCheck %s
+// RUN: tgemm-opt %s --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile --tgemm-lower-to-wgmma | FileCheck %s --check-prefix=EDGE
 // The ptx lowering has no barriers, bulk copies or register budgets: a
 // warp-specialized kernel handed to it is refused at the first such op.
 // RUN: tgemm-opt %s --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile \
@@ -65,3 +66,14 @@ func.func @ws(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 // CHECK: %[[CONSUMERS:.*]] = llvm.mlir.constant(256 : i32) : i32
 // CHECK: %[[ID:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %[[CONSUMERS]]
+
+// The kernel for any size (after the whole-tile one, both with TMA
+// producers): its cp.async producer copies a tile at an operand's edge with
+// zero-filling cp.async in one loop over its 8 rounds of chunks, not 8
+// copies of that code, whose invariants would be held across the k-loop.
+// EDGE-COUNT-4: nvvm.cp.async.bulk.tensor.shared.cluster.global
+// EDGE: "cp.async.cg.shared.global [$0], [$1], 16;"
+// EDGE: } else {
+// EDGE-NOT: "cp.async.cg.shared.global [$0], [$1], 16, $2;"
+// EDGE: scf.for
+// EDGE: "cp.async.cg.shared.global [$0], [$1], 16, $2;", "r,l,r"

@@ -48,6 +48,7 @@ namespace tgemm::runtime {
   X(cuMemcpyHtoD)                                                              \
   X(cuMemcpyDtoH)                                                              \
   X(cuMemcpyDtoD)                                                              \
+  X(cuMemcpyDtoDAsync)                                                         \
   X(cuMemsetD8)                                                                \
   X(cuMemsetD32)                                                               \
   X(cuMemsetD32Async)                                                          \

@@ -54,6 +54,9 @@ struct RunOptions {
   bool check = false;
   /// Time the library anchor next to the kernel.
   bool timeAnchor = true;
+  /// Time a device-to-device copy that moves as many bytes as the GEMM's
+  /// operands hold (the shape's memory roofline, --copy).
+  bool timeCopy = false;
   bool flushL2 = true;
   uint64_t seed = 1;
   /// Leading dimensions and offsets of A, B and C (--lda, --offset-a, ...).
@@ -75,6 +78,12 @@ struct RunReport {
   std::string anchorName, anchorLayout, anchorNote;
   TimingStats anchorTime;
 
+  /// Bytes of A, B and C, each once: what the GEMM moves at the least.
+  int64_t bytes = 0;
+  /// A copy of bytes / 2 to another buffer: it reads and writes `bytes`.
+  bool copyTimed = false;
+  TimingStats copyTime;
+
   bool checked = false;
   std::string checkedAgainst;
   CompareResult comparison;
@@ -87,6 +96,9 @@ struct RunReport {
   double anchorRate() const;
   /// Kernel rate / anchor rate (0 if either is missing).
   double ratio() const;
+  /// `bytes` per kernel time and per copy time, in GB/s (0 if not timed).
+  double kernelBandwidth() const;
+  double copyBandwidth() const;
 };
 
 class GemmRunner {

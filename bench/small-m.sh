@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Small M (decode shapes) against cuBLAS and the copy bandwidth:
+#
+#   bench/small-m.sh prepare [DIR]  here: every config of the list below at
+#                                   every shape of SHAPES, as a static
+#                                   tgemm.matmul (f16 x f16 -> f32, row x
+#                                   col), plus the config tgemm-select-config
+#                                   picks (`auto`), to DIR/LOWERING-TAG.{ptx,json}
+#                                   (default build/small-m)
+#   bench/small-m.sh run [DIR]      on the GPU host: build tgemm-run; ROUNDS
+#                                   rounds of every kernel, checked, cuBLAS
+#                                   and a copy of as many bytes timed in the
+#                                   same process (--copy); DIR/small-m.csv and
+#                                   a table of medians: the rate, the ratio
+#                                   to cuBLAS and the fraction of the copy's
+#                                   bandwidth
+#
+# SHAPES and CONFIGS replace the lists; a config is
+# LOWERING:BM,BN,BK:WM,WN:STAGES:SPLIT, or LOWERING:auto.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+dir=${2:-build/small-m}
+shapes=${SHAPES:-"1x4096x4096 16x4096x4096 64x4096x4096"}
+configs=${CONFIGS:-"
+ptx:auto
+ptx:128,128,32:2,2:3:2 ptx:128,128,32:2,2:3:4 ptx:128,128,32:2,2:3:8
+ptx:64,128,32:2,2:4:4 ptx:64,128,32:2,2:4:8
+ptx:32,128,64:1,4:4:4 ptx:32,128,64:1,4:4:8 ptx:32,64,64:1,4:4:8
+wgmma:auto
+wgmma:128,128,64:8,1:4:4 wgmma:128,128,64:8,1:4:8
+wgmma:128,256,64:8,1:4:4 wgmma:128,256,64:8,1:4:8
+wgmma:64,128,64:4,1:4:4 wgmma:64,128,64:4,1:4:8 wgmma:64,256,64:4,1:4:8"}
+rounds=${ROUNDS:-2}
+tool=build-gpu/bin/tgemm-run
+
+prepare() {
+  local opt=build/bin/tgemm-opt translate=build/bin/tgemm-translate
+  [ -x "$opt" ] || { opt=tgemm-opt; translate=tgemm-translate; }
+  rm -rf "$dir"
+  mkdir -p "$dir/src"
+  for shape in $shapes; do
+    IFS=x read -r m n k <<< "$shape"
+    local ty="memref<${m}x${k}xf16>, memref<${n}x${k}xf16>, memref<${m}x${n}xf32>"
+    for entry in $configs; do
+      local lowering=${entry%%:*} spec=${entry#*:} tag config=""
+      if [ "$spec" = auto ]; then
+        tag=auto
+      else
+        IFS=: read -r block warps stages split <<< "$spec"
+        tag="${block//,/x}-w${warps//,/x}-s$stages-k$split"
+        config="config(<block = [${block//,/, }], warps = [${warps//,/, }], stages = $stages, raster = 1, split_k = $split>)"
+      fi
+      local chip=sm_90
+      [ "$lowering" = wgmma ] && chip=sm_90a
+      local name="$lowering-$tag-$shape"
+      cat > "$dir/src/$name.mlir" <<MLIR
+func.func @small_m_${m}x${n}x${k}(%a: memref<${m}x${k}xf16>, %b: memref<${n}x${k}xf16>, %c: memref<${m}x${n}xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32) $config
+      : $ty
+  return
+}
+MLIR
+      local out="$dir/$name"
+      if ! "$opt" "$dir/src/$name.mlir" \
+          --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir" \
+          2> "$out.err"; then
+        echo "refused $name: $(head -1 "$out.err")"
+        continue
+      fi
+      "$translate" --emit=ptx "$out.mlir" -o "$out.ptx"
+      "$translate" --emit=manifest "$out.mlir" -o "$out.json"
+      rm -f "$out.mlir" "$out.err"
+      echo "prepared $out"
+    done
+  done
+}
+
+build() {
+  cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF \
+    -DCMAKE_BUILD_TYPE=Release > "$dir/cmake.log"
+  ninja -C build-gpu tgemm-run > "$dir/ninja.log"
+}
+
+run() {
+  build
+  local failed=0 csv="$dir/small-m.csv"
+  "$tool" --csv-header | sed 's/$/,round,config,split_k/' > "$csv"
+  for round in $(seq "$rounds"); do
+    for json in "$dir"/*.json; do
+      local name config split
+      name=$(basename "$json" .json)
+      config=${name%-*}
+      split=$(python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["kernels"][0]["config"]; print("%s/%s" % ("x".join(map(str, c["block"])), c.get("split_k", 1)))' "$json")
+      "$tool" "${json%.json}.ptx" --manifest "$json" --check --csv --copy \
+        --reps 20 | sed "s|\$|,$round,$config,$split|" >> "$csv" ||
+        { echo "FAILED: $name"; failed=1; }
+    done
+  done
+  python3 - "$csv" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+by = {}
+for r in rows:
+    by.setdefault((int(r["m"]), r["config"]), []).append(r)
+print("%-6s %-34s %-14s %8s %8s %6s %8s %8s %6s %s" % (
+    "M", "config", "tile/S", "TFLOP/s", "cuBLAS", "ratio", "GB/s",
+    "copy", "frac", "check"))
+for (m, config), rs in sorted(by.items()):
+    med = lambda f: statistics.median(float(r[f]) for r in rs if r[f])
+    rate, lib, gbs, copy = (med("kernel_rate"), med("anchor_rate"),
+                            med("kernel_gbs"), med("copy_gbs"))
+    checks = "/".join(sorted(set(r["check"] for r in rs)))
+    print("%-6d %-34s %-14s %8.2f %8.2f %6.2f %8.0f %8.0f %6.2f %s" % (
+        m, config[:34], rs[0]["split_k"], rate, lib, rate / lib, gbs, copy,
+        gbs / copy, checks))
+PY
+  return $failed
+}
+
+case "$mode" in
+  prepare) prepare ;;
+  run) mkdir -p "$dir"; run ;;
+  *) echo "usage: $0 prepare|run [DIR]" >&2; exit 2 ;;
+esac
