@@ -11,9 +11,11 @@
 #                                   (default build/shapes)
 #   bench/shapes.sh run [DIR]       on the GPU host: build tgemm-run; ROUNDS
 #                                   rounds of every kernel at its shape,
-#                                   checked, the library timed in the same
+#                                   checked, the library and a copy of as
+#                                   many bytes (--copy) timed in the same
 #                                   process; DIR/shapes.csv and a table of
 #                                   medians with the ratio to the library
+#                                   and the fraction of the copy's bandwidth
 #
 # SHAPES, PRECS and LOWERINGS replace the lists.
 set -euo pipefail
@@ -86,7 +88,7 @@ run() {
       IFS=x read -r m n k <<< "$shape"
       split=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernels"][0]["config"].get("split_k", 1))' "$json")
       "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" --n "$n" \
-        --k "$k" --check --csv --reps 20 | sed "s/\$/,$round,$split,$det/" >> "$csv" ||
+        --k "$k" --check --csv --copy --reps 20 | sed "s/\$/,$round,$split,$det/" >> "$csv" ||
         { echo "FAILED: $name"; failed=1; }
     done
   done
@@ -97,16 +99,22 @@ by = {}
 for r in rows:
     key = (r["m"] + "x" + r["n"] + "x" + r["k"], r["lowering"] + " " + r["a"], r["deterministic"])
     by.setdefault(key, []).append(r)
-print("%-16s %-34s %5s %4s %9s %9s %6s %s" % (
-    "shape", "kernel", "det", "S", "rate", "library", "ratio", "check"))
+print("%-16s %-34s %5s %4s %9s %9s %6s %7s %7s %5s %s" % (
+    "shape", "kernel", "det", "S", "rate", "library", "ratio", "GB/s",
+    "copy", "frac", "check"))
 for (shape, kernel, det), rs in sorted(by.items()):
     rate = statistics.median(float(r["kernel_rate"]) for r in rs)
     anchors = [float(r["anchor_rate"]) for r in rs if r["anchor_rate"]]
     anchor = statistics.median(anchors) if anchors else float("nan")
     checks = "/".join(sorted(set(r["check"] for r in rs)))
-    print("%-16s %-34s %5s %4s %9.1f %9.1f %6.2f %s" % (
+    gbs = [float(r["kernel_gbs"]) for r in rs if r.get("kernel_gbs")]
+    copy = [float(r["copy_gbs"]) for r in rs if r.get("copy_gbs")]
+    gbs = statistics.median(gbs) if gbs else float("nan")
+    copy = statistics.median(copy) if copy else float("nan")
+    print("%-16s %-34s %5s %4s %9.1f %9.1f %6.2f %7.0f %7.0f %5.2f %s" % (
         shape, kernel[:34], det, rs[0]["split_k"], rate, anchor,
-        rate / anchor if anchors else float("nan"), checks))
+        rate / anchor if anchors else float("nan"), gbs, copy, gbs / copy,
+        checks))
 PY
   return $failed
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Small M (decode shapes) against cuBLAS and the copy bandwidth:
 #
-#   bench/small-m.sh prepare [DIR]  here: every config of the list below at
-#                                   every shape of SHAPES, as a static
-#                                   tgemm.matmul (f16 x f16 -> f32, row x
-#                                   col), plus the config tgemm-select-config
-#                                   picks (`auto`), to DIR/LOWERING-TAG.{ptx,json}
+#   bench/small-m.sh prepare [DIR]  here: every config of the lists below
+#                                   at every shape of SHAPES and precision
+#                                   of PRECS, as a static tgemm.matmul (row x
+#                                   col; f16 -> f32, bf16 -> bf16, s8 -> s32),
+#                                   `auto` being the config tgemm-select-config
+#                                   picks, to DIR/LOWERING-PREC-TAG-SHAPE.{ptx,json}
 #                                   (default build/small-m)
 #   bench/small-m.sh run [DIR]      on the GPU host: build tgemm-run; ROUNDS
 #                                   rounds of every kernel, checked, cuBLAS
@@ -15,8 +16,10 @@
 #                                   to cuBLAS and the fraction of the copy's
 #                                   bandwidth
 #
-# SHAPES and CONFIGS replace the lists; a config is
-# LOWERING:BM,BN,BK:WM,WN:STAGES:SPLIT, or LOWERING:auto.
+# SHAPES, PRECS, CONFIGS (f16's) and OTHER_CONFIGS (the other precisions')
+# replace the lists; a config is LOWERING:BM,BN,BK:WM,WN:STAGES:SPLIT with
+# BK in 2-byte elements (doubled for s8, so that a row has as many bytes),
+# or LOWERING:auto.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -30,7 +33,12 @@ ptx:32,128,64:1,4:4:4 ptx:32,128,64:1,4:4:8 ptx:32,64,64:1,4:4:8
 wgmma:auto
 wgmma:128,128,64:8,1:4:4 wgmma:128,128,64:8,1:4:8
 wgmma:128,256,64:8,1:4:4 wgmma:128,256,64:8,1:4:8
-wgmma:64,128,64:4,1:4:4 wgmma:64,128,64:4,1:4:8 wgmma:64,256,64:4,1:4:8"}
+wgmma:64,128,64:4,1:4:2 wgmma:64,128,64:4,1:4:4 wgmma:64,128,64:4,1:4:8 wgmma:64,256,64:4,1:4:8
+wgmma:64,64,64:4,1:4:2 wgmma:64,64,64:4,1:4:4"}
+other_configs=${OTHER_CONFIGS:-"ptx:auto wgmma:auto
+wgmma:128,128,64:8,1:4:4 wgmma:64,128,64:4,1:4:2 wgmma:64,128,64:4,1:4:4
+wgmma:64,64,64:4,1:4:2 wgmma:64,64,64:4,1:4:4"}
+precs=${PRECS:-"f16 bf16 s8"}
 rounds=${ROUNDS:-2}
 tool=build-gpu/bin/tgemm-run
 
@@ -39,39 +47,51 @@ prepare() {
   [ -x "$opt" ] || { opt=tgemm-opt; translate=tgemm-translate; }
   rm -rf "$dir"
   mkdir -p "$dir/src"
-  for shape in $shapes; do
-    IFS=x read -r m n k <<< "$shape"
-    local ty="memref<${m}x${k}xf16>, memref<${n}x${k}xf16>, memref<${m}x${n}xf32>"
-    for entry in $configs; do
-      local lowering=${entry%%:*} spec=${entry#*:} tag config=""
-      if [ "$spec" = auto ]; then
-        tag=auto
-      else
-        IFS=: read -r block warps stages split <<< "$spec"
-        tag="${block//,/x}-w${warps//,/x}-s$stages-k$split"
-        config="config(<block = [${block//,/, }], warps = [${warps//,/, }], stages = $stages, raster = 1, split_k = $split>)"
-      fi
-      local chip=sm_90
-      [ "$lowering" = wgmma ] && chip=sm_90a
-      local name="$lowering-$tag-$shape"
-      cat > "$dir/src/$name.mlir" <<MLIR
-func.func @small_m_${m}x${n}x${k}(%a: memref<${m}x${k}xf16>, %b: memref<${n}x${k}xf16>, %c: memref<${m}x${n}xf32>) {
-  tgemm.matmul %a, %b, %c layout(row, col) acc(f32) $config
+  for prec in $precs; do
+    local a c acc list=$other_configs scale=1
+    case $prec in
+      f16) a=f16; c=f32; acc=f32; list=$configs ;;
+      bf16) a=bf16; c=bf16; acc=f32 ;;
+      s8) a=i8; c=i32; acc=i32; scale=2 ;;
+      *) echo "unknown precision $prec" >&2; exit 2 ;;
+    esac
+    for shape in $shapes; do
+      IFS=x read -r m n k <<< "$shape"
+      local ty="memref<${m}x${k}x$a>, memref<${n}x${k}x$a>, memref<${m}x${n}x$c>"
+      for entry in $list; do
+        local lowering=${entry%%:*} spec=${entry#*:} tag config=""
+        if [ "$spec" = auto ]; then
+          tag=auto
+        else
+          local block warps stages split bm bn bk
+          IFS=: read -r block warps stages split <<< "$spec"
+          IFS=, read -r bm bn bk <<< "$block"
+          bk=$((bk * scale))
+          tag="${bm}x${bn}x${bk}-w${warps//,/x}-s$stages-k$split"
+          config="config(<block = [$bm, $bn, $bk], warps = [${warps//,/, }], stages = $stages, raster = 1, split_k = $split>)"
+        fi
+        local chip=sm_90
+        [ "$lowering" = wgmma ] && chip=sm_90a
+        local name="$lowering-$prec-$tag-$shape"
+        cat > "$dir/src/$name.mlir" <<MLIR
+func.func @small_m_${m}x${n}x${k}(%a: memref<${m}x${k}x$a>, %b: memref<${n}x${k}x$a>, %c: memref<${m}x${n}x$c>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc($acc) $config
       : $ty
   return
 }
 MLIR
-      local out="$dir/$name"
-      if ! "$opt" "$dir/src/$name.mlir" \
-          --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir" \
-          2> "$out.err"; then
-        echo "refused $name: $(head -1 "$out.err")"
-        continue
-      fi
-      "$translate" --emit=ptx "$out.mlir" -o "$out.ptx"
-      "$translate" --emit=manifest "$out.mlir" -o "$out.json"
-      rm -f "$out.mlir" "$out.err"
-      echo "prepared $out"
+        local out="$dir/$name"
+        if ! "$opt" "$dir/src/$name.mlir" \
+            --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$out.mlir" \
+            2> "$out.err"; then
+          echo "refused $name: $(head -1 "$out.err")"
+          continue
+        fi
+        "$translate" --emit=ptx "$out.mlir" -o "$out.ptx"
+        "$translate" --emit=manifest "$out.mlir" -o "$out.json"
+        rm -f "$out.mlir" "$out.err"
+        echo "prepared $out"
+      done
     done
   done
 }
@@ -102,17 +122,17 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 by = {}
 for r in rows:
-    by.setdefault((int(r["m"]), r["config"]), []).append(r)
-print("%-6s %-34s %-14s %8s %8s %6s %8s %8s %6s %s" % (
-    "M", "config", "tile/S", "TFLOP/s", "cuBLAS", "ratio", "GB/s",
+    by.setdefault((r["a"], int(r["m"]), r["config"]), []).append(r)
+print("%-5s %-6s %-34s %-14s %8s %8s %6s %8s %8s %6s %s" % (
+    "prec", "M", "config", "tile/S", "TFLOP/s", "cuBLAS", "ratio", "GB/s",
     "copy", "frac", "check"))
-for (m, config), rs in sorted(by.items()):
+for (prec, m, config), rs in sorted(by.items()):
     med = lambda f: statistics.median(float(r[f]) for r in rs if r[f])
     rate, lib, gbs, copy = (med("kernel_rate"), med("anchor_rate"),
                             med("kernel_gbs"), med("copy_gbs"))
     checks = "/".join(sorted(set(r["check"] for r in rs)))
-    print("%-6d %-34s %-14s %8.2f %8.2f %6.2f %8.0f %8.0f %6.2f %s" % (
-        m, config[:34], rs[0]["split_k"], rate, lib, rate / lib, gbs, copy,
+    print("%-5s %-6d %-34s %-14s %8.2f %8.2f %6.2f %8.0f %8.0f %6.2f %s" % (
+        prec, m, config[:34], rs[0]["split_k"], rate, lib, rate / lib, gbs, copy,
         gbs / copy, checks))
 PY
   return $failed
