@@ -1,0 +1,49 @@
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=WGMMA
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="report=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTX
+
+// The built-in H200 database's shape classes (docs/tuning.md;
+// bench/README.md, "Shape classes in the tuned database"): the entry
+// nearest in log2 distance wins, and split K comes on top of it.
+
+// Decode: wgmma takes one warpgroup of 64 x 128 and 4 parts (32 tiles x 4
+// = 128 blocks); ptx its skinny class, 64 x 64 in 2 parts.
+// WGMMA: remark: config for sm_90a wgmma: block = [64, 128, 64], warps = [4, 1], stages = 4, raster = 1, split_k = 4; {{.*}} (tuned at 16x4096x4096)
+// PTX: remark: config for sm_90 ptx: block = [64, 64, 128], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 128x4096x4096)
+func.func @decode(%a: memref<1x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<1x4096xf16>, memref<4096x4096xf16>, memref<1x4096xf32>
+  return
+}
+
+// -----
+
+// 1000^3 (bf16): tiles that fill the SMs, K too shallow to split.
+// WGMMA: remark: config for sm_90a wgmma: block = [64, 128, 64], warps = [4, 1], stages = 4, raster = 1; {{.*}} (tuned at 1000x1000x1000)
+// PTX: remark: config for sm_90 ptx: block = [64, 64, 64], warps = [2, 2], stages = 4, raster = 1; {{.*}} (tuned at 1000x1000x1000)
+func.func @cube(%a: memref<1000x1000xbf16>, %b: memref<1000x1000xbf16>, %c: memref<1000x1000xbf16>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<1000x1000xbf16>, memref<1000x1000xbf16>, memref<1000x1000xbf16>
+  return
+}
+
+// -----
+
+// Deep K keeps its own entries (the new classes do not capture it).
+// WGMMA: remark: config for sm_90a wgmma: block = [128, 256, 128], warps = [8, 1], stages = 4, raster = 8, split_k = 16; {{.*}} (tuned at 512x512x16384)
+// PTX: remark: config for sm_90 ptx: block = [64, 64, 256], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 512x512x16384)
+func.func @deep(%a: memref<512x16384xi8>, %b: memref<512x16384xi8>, %c: memref<512x512xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
+      : memref<512x16384xi8>, memref<512x16384xi8>, memref<512x512xi32>
+  return
+}
+
+// -----
+
+// Large shapes keep the 4096^3-like classes.
+// WGMMA: remark: config for sm_90a wgmma: block = [128, 256, 64], warps = [8, 1], stages = 4, raster = 8; {{.*}} (tuned at 8192x8192x8192)
+// PTX: remark: config for sm_90 ptx: block = [128, 256, 64], warps = [2, 4], stages = 3, raster = 1; {{.*}} (tuned at 4096x11008x4096)
+func.func @large(%a: memref<8192x8192xf16>, %b: memref<8192x8192xf16>, %c: memref<8192x8192xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<8192x8192xf16>, memref<8192x8192xf16>, memref<8192x8192xf32>
+  return
+}
