@@ -105,7 +105,7 @@ build() {
 run() {
   build
   local failed=0 csv="$dir/small-m.csv"
-  "$tool" --csv-header | sed 's/$/,round,config,split_k/' > "$csv"
+  "$tool" --csv-header | sed 's/$/,round,config,tile_split/' > "$csv"
   for round in $(seq "$rounds"); do
     for json in "$dir"/*.json; do
       local name config split
@@ -135,7 +135,7 @@ for (prec, m, config), rs in sorted(by.items()):
                             med("kernel_gbs"), med("copy_gbs"))
     checks = "/".join(sorted(set(r["check"] for r in rs)))
     print("%-5s %-6d %-34s %-14s %8.2f %8.2f %6.2f %8.0f %8.0f %6.2f %s" % (
-        prec, m, config[:34], rs[0]["split_k"], rate, lib, rate / lib, gbs, copy,
+        prec, m, config[:34], rs[0]["tile_split"], rate, lib, rate / lib, gbs, copy,
         gbs / copy, checks))
 PY
   return $failed

@@ -3,6 +3,7 @@
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
 #include "tgemm/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
@@ -77,6 +78,38 @@ bool isZeroFillOf(Operation *op, Value c) {
   return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
 }
 
+/// Whether `op` is imported as a matrix product: the named matmuls, and any
+/// other linalg op whose body and maps make it a contraction
+/// (linalg.generic, linalg.contract, linalg.matmul with indexing maps).
+bool isCandidate(linalg::LinalgOp op) {
+  if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+    return true;
+  return op.getNumDpsInputs() == 2 && op.getNumDpsInits() == 1 &&
+         linalg::isaContractionOpInterface(op);
+}
+
+/// The (batch) matmul dimensions of `op`: fixed for the named ops, else
+/// inferred from the contraction's maps (one m, one n, one k and at most
+/// one batch dimension); otherwise why not.
+FailureOr<MatmulDims> matmulDims(linalg::LinalgOp op, std::string &why) {
+  if (isa<linalg::BatchMatmulOp>(op))
+    return MatmulDims{0u, 1u, 2u, 3u};
+  if (isa<linalg::MatmulOp>(op))
+    return MatmulDims{std::nullopt, 0u, 1u, 2u};
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
+      dims->k.size() != 1 || dims->batch.size() > 1) {
+    why = "it is a contraction over more than one m, n or k dimension (or "
+          "more than one batch dimension); tgemm.matmul multiplies matrices";
+    return failure();
+  }
+  MatmulDims out{std::nullopt, dims->m[0], dims->n[0], dims->k[0]};
+  if (!dims->batch.empty())
+    out.batch = dims->batch[0];
+  return out;
+}
+
 struct FromLinalgPass
     : public mlir::tgemm::impl::TGemmFromLinalgBase<FromLinalgPass> {
   using Base::Base;
@@ -84,7 +117,7 @@ struct FromLinalgPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> candidates;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
+      if (isCandidate(op))
         candidates.push_back(op);
     });
     bool failed = false;
@@ -110,12 +143,19 @@ struct FromLinalgPass
       return "it works on tensors; bufferize it first (e.g. "
              "--one-shot-bufferize=\"bufferize-function-boundaries "
              "function-boundary-type-conversion=identity-layout-map\")";
-    MatmulDims dims = isa<linalg::BatchMatmulOp>(op)
-                          ? MatmulDims{0u, 1u, 2u, 3u}
-                          : MatmulDims{std::nullopt, 0u, 1u, 2u};
-    // `cast` is absent when it is the default, cast_signed.
+    std::string why;
+    FailureOr<MatmulDims> found = matmulDims(op, why);
+    if (failed(found))
+      return why;
+    MatmulDims dims = *found;
+    // `cast` is absent when it is the default, cast_signed; a generic
+    // op's body says it with arith.extui.
     auto cast = op->getAttrOfType<linalg::TypeFnAttr>("cast");
-    if (cast && cast.getValue() != linalg::TypeFn::cast_signed)
+    bool unsignedCast =
+        cast && cast.getValue() != linalg::TypeFn::cast_signed;
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
+      generic.getBody()->walk([&](arith::ExtUIOp) { unsignedCast = true; });
+    if (unsignedCast)
       return "it extends its operands as unsigned; tgemm reads unsigned "
              "8-bit operands from ui8 memrefs";
 

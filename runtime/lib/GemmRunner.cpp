@@ -316,6 +316,18 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
     }
   }
 
+  // The bandwidth copy's buffers, allocated before anything is timed (so
+  // that running out of memory for them fails early): half the bytes each
+  // way, so that the copy moves what the GEMM moves; non-zero contents,
+  // though a copy's speed does not depend on them.
+  bool timeCopy = options.timeCopy && options.reps > 0;
+  size_t half = static_cast<size_t>((report.bytes + 1) / 2);
+  DeviceBuffer from, to;
+  if (timeCopy) {
+    from = DeviceBuffer(device, half, "the copy's source");
+    to = DeviceBuffer(device, half, "the copy's destination");
+    from.fillBytes(0x5a);
+  }
   std::unique_ptr<L2Flusher> flusher;
   if (options.flushL2 && options.reps > 0)
     flusher = std::make_unique<L2Flusher>(device);
@@ -348,13 +360,7 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
         "the anchor (" + report.anchorName + ")");
     report.anchorTimed = true;
   }
-  if (options.timeCopy && options.reps > 0) {
-    // Half the bytes each way, so that the copy moves what the GEMM moves;
-    // non-zero contents, though a copy's speed does not depend on them.
-    size_t half = static_cast<size_t>((report.bytes + 1) / 2);
-    DeviceBuffer from(device, half, "the copy's source");
-    DeviceBuffer to(device, half, "the copy's destination");
-    from.fillBytes(0x5a);
+  if (timeCopy) {
     report.copyTime = timeLaunches(
         stream, flusher.get(), options.warmup, options.reps,
         [&](CUstream s) {

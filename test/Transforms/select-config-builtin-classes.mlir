@@ -47,3 +47,25 @@ func.func @large(%a: memref<8192x8192xf16>, %b: memref<8192x8192xf16>, %c: memre
       : memref<8192x8192xf16>, memref<8192x8192xf16>, memref<8192x8192xf32>
   return
 }
+
+// -----
+
+// Where the decode class ends for wgmma: M = 128 is nearer to it (log2
+// distance 3) than to 4096^3 (5); at M = 256 both are 4 away and the
+// 4096^3 entry, earlier in the database, wins.
+// WGMMA: remark: config for sm_90a wgmma: block = [64, 128, 64], warps = [4, 1], stages = 4, raster = 1, split_k = 2; {{.*}} (tuned at 16x4096x4096)
+// PTX: remark: config for sm_90 ptx: {{.*}} (tuned at 128x4096x4096)
+func.func @m128(%a: memref<128x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<128x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<128x4096xf16>, memref<4096x4096xf16>, memref<128x4096xf32>
+  return
+}
+
+// -----
+
+// WGMMA: remark: config for sm_90a wgmma: block = [128, 256, 64], {{.*}} (tuned at 4096x4096x4096)
+func.func @m256(%a: memref<256x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<256x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<256x4096xf16>, memref<4096x4096xf16>, memref<256x4096xf32>
+  return
+}

@@ -65,11 +65,14 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
 }
 
 def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
-  let summary = "Turn linalg.matmul and linalg.batch_matmul on memrefs into "
+  let summary = "Turn linalg matmuls and contractions on memrefs into "
                 "tgemm.matmul";
   let description = [{
     Rewrites each upstream `linalg.matmul` and `linalg.batch_matmul` whose
-    operands are memrefs into a `tgemm.matmul` without a tile config (so
+    operands are memrefs, and each other contraction (a `linalg.generic` or
+    `linalg.contract` whose body multiplies and adds and whose maps have one
+    m, one n, one k and at most one batch dimension: upstream's
+    `inferContractionDims`), into a `tgemm.matmul` without a tile config (so
     `--tgemm-select-config` picks the tuned one):
 
     - operand layouts come from the op's indexing maps: A indexed (m, k) is
@@ -85,8 +88,9 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
 
     Ops it cannot take (tensors: bufferize first with `--one-shot-bufferize`;
     element types no tensor-core instruction multiplies; broadcasting maps;
-    unsigned casts; rows that are not unit-stride) are left alone with a
-    remark, or rejected with an error when `strict=true`.
+    unsigned casts; contractions over several m, n or k dimensions; rows
+    that are not unit-stride) are left alone with a remark, or rejected with
+    an error when `strict=true`.
   }];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
