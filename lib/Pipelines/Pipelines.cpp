@@ -27,6 +27,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   if (options.fromLinalg) {
     TGemmFromLinalgOptions import;
     import.tf32 = options.tf32;
+    import.requireKernel = !options.allowNoKernel;
     pm.addPass(createTGemmFromLinalg(import));
   }
   TGemmAttachTargetOptions target;

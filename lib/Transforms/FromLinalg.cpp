@@ -132,6 +132,18 @@ struct FromLinalgPass
         op.emitRemark() << "left as is, not a tgemm.matmul: " << why;
       }
     }
+    if (!failed && requireKernel && !candidates.empty()) {
+      bool anyKernel = false;
+      getOperation()->walk([&](MatmulOp) { anyKernel = true; });
+      if (!anyKernel) {
+        candidates.front().emitError()
+            << "no kernel: none of the module's " << candidates.size()
+            << " contraction" << (candidates.size() == 1 ? "" : "s")
+            << " could be imported (the remarks above say why); "
+               "allow-no-kernel accepts that";
+        failed = true;
+      }
+    }
     if (failed)
       signalPassFailure();
   }

@@ -54,6 +54,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("First import linalg.matmul / linalg.batch_matmul on "
                      "memrefs (tgemm-from-linalg)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool, FlagOptionParser> allowNoKernel{
+      *this, "allow-no-kernel",
+      llvm::cl::desc("Accept a module whose linalg contractions all stay "
+                     "linalg (else that is an error: no kernel)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool, FlagOptionParser> tf32{
       *this, "tf32",
       llvm::cl::desc("Import f32 linalg matmuls, computed as TF32"),

@@ -90,7 +90,10 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
     element types no tensor-core instruction multiplies; broadcasting maps;
     unsigned casts; contractions over several m, n or k dimensions; rows
     that are not unit-stride) are left alone with a remark, or rejected with
-    an error when `strict=true`.
+    an error when `strict=true`. With `require-kernel=true` (as
+    `--tgemm-pipeline` runs it, unless `allow-no-kernel`), a module that
+    holds contractions but ends with no `tgemm.matmul` at all is an error:
+    otherwise the pipeline would exit 0 with no kernel.
   }];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
@@ -98,6 +101,9 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
            "remark)">,
     Option<"tf32", "tf32", "bool", /*default=*/"false",
            "Import f32 x f32 matmuls, computed as TF32">,
+    Option<"requireKernel", "require-kernel", "bool", /*default=*/"false",
+           "Fail when the module has contractions but no tgemm.matmul "
+           "after the import">,
   ];
   let dependentDialects = ["::mlir::tgemm::TGemmDialect"];
 }
