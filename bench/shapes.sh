@@ -20,6 +20,7 @@
 # SHAPES, PRECS and LOWERINGS replace the lists.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/build-runtime.sh
 mode=${1:-}
 dir=${2:-build/shapes}
 shapes=${SHAPES:-"512x512x16384 1000x1000x1000 16x4096x4096 1x4096x4096 4095x4097x999 8192x8192x8192"}
@@ -68,14 +69,8 @@ MLIR
   done
 }
 
-build() {
-  cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release > "$dir/cmake.log"
-  ninja -C build-gpu tgemm-run > "$dir/ninja.log"
-}
-
 run() {
-  build
+  build_runtime "$dir"
   local failed=0 csv="$dir/shapes.csv"
   "$tool" --csv-header | sed 's/$/,round,split_k,deterministic/' > "$csv"
   for round in $(seq "$rounds"); do

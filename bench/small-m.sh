@@ -22,6 +22,7 @@
 # or LOWERING:auto.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/build-runtime.sh
 mode=${1:-}
 dir=${2:-build/small-m}
 shapes=${SHAPES:-"1x4096x4096 16x4096x4096 64x4096x4096"}
@@ -96,14 +97,8 @@ MLIR
   done
 }
 
-build() {
-  cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release > "$dir/cmake.log"
-  ninja -C build-gpu tgemm-run > "$dir/ninja.log"
-}
-
 run() {
-  build
+  build_runtime "$dir"
   local failed=0 csv="$dir/small-m.csv"
   "$tool" --csv-header | sed 's/$/,round,config,tile_split/' > "$csv"
   for round in $(seq "$rounds"); do

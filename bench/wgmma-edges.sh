@@ -13,6 +13,7 @@
 #                                        memcheck and racecheck on one of each
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source bench/build-runtime.sh
 mode=${1:-}
 dir=${2:-build/wgmma-edges}
 tool=build-gpu/bin/tgemm-run
@@ -48,8 +49,7 @@ MLIR
 }
 
 run() {
-  cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release > "$dir/cmake.log" && ninja -C build-gpu tgemm-run > "$dir/ninja.log" || return 1
+  build_runtime "$dir" || return 1
   local failed=0
   one() { # label kernel args...
     local label=$1 k=$2; shift 2

@@ -20,6 +20,7 @@
 #                                  (--no-anchor, no --check)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/build-runtime.sh
 mode=${1:-}
 dir=${2:-build/wgmma}
 sizes=${SIZES:-"8192x8192x8192 4096x4096x4096 4096x11008x4096"}
@@ -71,14 +72,8 @@ MLIR
     done
 }
 
-build() {
-  cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF \
-    -DCMAKE_BUILD_TYPE=Release > "$dir/cmake.log"
-  ninja -C build-gpu tgemm-run > "$dir/ninja.log"
-}
-
 run() {
-  build
+  build_runtime "$dir"
   local failed=0 csv="$dir/wgmma.csv"
   echo "== checks at odd shapes"
   for json in "$dir"/*.json; do
@@ -123,7 +118,7 @@ PY
 }
 
 sanitize() {
-  build
+  build_runtime "$dir"
   local failed=0
   for json in "$dir"/wgmma-*.json; do
     for t in memcheck racecheck; do
