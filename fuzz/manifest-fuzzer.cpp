@@ -63,16 +63,41 @@ void checkAccepted(const KernelManifest &kernel) {
     if (threads > 1024)
       violated("its block has more than 1024 threads");
   }
-  for (const KernelArg &arg : kernel.args)
-    if (arg.rank != (kernel.batched ? 3 : 2))
-      violated("an argument is not of rank 2 (rank 3 when batched)");
+  size_t matrices = 0;
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    const KernelArg &arg = kernel.args[i];
+    if (!arg.epilogue) {
+      ++matrices;
+      if (arg.rank != (kernel.batched ? 3 : 2))
+        violated("an argument is not of rank 2 (rank 3 when batched)");
+      continue;
+    }
+    // An epilogue operand: read by exactly one step, of its rank.
+    int readers = 0;
+    for (const EpilogueStep &step : kernel.epilogue)
+      if (step.arg == static_cast<int>(i)) {
+        ++readers;
+        int wanted = takesBroadcast(step.op) ? 1 : (kernel.batched ? 3 : 2);
+        if (arg.rank != wanted)
+          violated("an epilogue operand has the wrong rank for its step");
+      }
+    if (readers != 1)
+      violated("an epilogue operand is not read by exactly one step");
+    if (arg.strided || !isEpilogueOperandType(arg.type))
+      violated("an epilogue operand is strided or not f32, f16 or bf16");
+  }
+  for (const EpilogueStep &step : kernel.epilogue)
+    if (takesOperand(step.op) != (step.arg >= 0))
+      violated("an epilogue step's operand does not match its op");
+  if (!kernel.epilogue.empty() && kernel.gemm.c.type == ElementType::S32)
+    violated("an s32 C has epilogue steps");
   if (kernel.batch && *kernel.batch < 1)
     violated("a static batch size is not positive");
   for (const GridExtent &extent : kernel.grid)
     if (extent.isTiled && extent.dim == Dim::Batch && !kernel.batched)
       violated("a grid extent tiles the batch of a kernel that is not "
                "batched");
-  if (kernel.args.size() != 3)
+  if (matrices != 3)
     violated("it does not have exactly the arguments a, b and c");
   for (const GridExtent &extent : kernel.grid)
     if (extent.isTiled ? extent.tile < 1 : extent.value < 1)
@@ -126,7 +151,16 @@ void exercise(const Manifest &manifest, const KernelManifest &kernel,
       MatrixShape stored = storedShape(operand, spec.layout, shape);
       (void)storageBytes(spec.type, stored.elements());
     }
-    KernelArgs args(kernel, shape, {0x1000, 0x2000, 0x3000});
+    OperandAddresses addresses;
+    addresses.a = 0x1000;
+    addresses.b = 0x2000;
+    addresses.c = 0x3000;
+    for (size_t index : epilogueArgIndices(kernel)) {
+      (void)describeEpilogueOperand(kernel, index, shape);
+      addresses.epilogue.push_back(0x4000 + 0x1000 * index);
+    }
+    (void)describeEpilogue(kernel);
+    KernelArgs args(kernel, shape, addresses);
     (void)args.pointers();
     OperandStorages storages = resolveStorage(kernel, shape, requests);
     for (const MatrixStorage &storage : storages)
@@ -136,7 +170,7 @@ void exercise(const Manifest &manifest, const KernelManifest &kernel,
                              "storage it promises to refuse\n");
         std::abort();
       }
-    KernelArgs strided(kernel, storages, {0x1000, 0x2000, 0x3000});
+    KernelArgs strided(kernel, storages, addresses);
     (void)strided.pointers();
   } catch (const Error &) {
     // Refused with a message: the expected outcome for bad input.

@@ -10,6 +10,7 @@ include_guard(GLOBAL)
 
 add_library(TGemmRuntimeHost STATIC
   ${CMAKE_CURRENT_LIST_DIR}/lib/ElementType.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lib/Epilogue.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lib/Error.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lib/Json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/lib/KernelArgs.cpp

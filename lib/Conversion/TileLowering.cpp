@@ -729,6 +729,9 @@ void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
                     : isWholeAlignedTile(b, loc, adaptor.getDst(),
                                          adaptor.getRow(), adaptor.getCol(),
                                          accType.getRows(), accType.getCols());
+  EpilogueSpec epilogue =
+      EpilogueSpec::get(op.getAlphaValue(), op.getBetaValue(),
+                        op.getEpilogueAttr(), adaptor.getEpilogueOperands());
   SmallVector<Value> acc = unpackAccumulator(b, loc, adaptor.getAcc());
   for (int64_t piece = 0; piece < staging.getNumPieces(); ++piece) {
     staging.write(b, piece, acc);
@@ -736,8 +739,7 @@ void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
     staging.readBack(
         b, piece, [&](OpBuilder &vb, Value v, Value row, Value col) {
           storeEpilogueVector(vb, loc, v, adaptor.getDst(), row, col,
-                              op.getAlphaValue(), op.getBetaValue(),
-                              staging.getAlignment(), whole);
+                              epilogue, staging.getAlignment(), whole);
         });
     // The next piece overwrites the scratch.
     NVVM::SyncWarpOp::create(b, loc, mask);
@@ -959,14 +961,200 @@ void mlir::tgemm::emitGuardedTileCopy(OpBuilder &b, Location loc,
       });
 }
 
-/// `alpha * acc + beta * c` (c absent when beta is 0), converted to
-/// `cElement`.
+EpilogueSpec EpilogueSpec::get(double alpha, double beta, ArrayAttr epilogue,
+                               ValueRange operands) {
+  EpilogueSpec spec;
+  spec.alpha = alpha;
+  spec.beta = beta;
+  if (!epilogue)
+    return spec;
+  unsigned next = 0;
+  for (Attribute attr : epilogue) {
+    auto step = cast<EpilogueStepAttr>(attr);
+    spec.steps.push_back({step.getOp(), step.getBroadcast(),
+                          step.takesOperand() ? operands[next++] : Value()});
+  }
+  return spec;
+}
+
+/// Address of element `index` of the rank-1 memref `vector` (global).
+static Value getVectorElementPointer(OpBuilder &b, Location loc, Value vector,
+                                     Value index) {
+  IndexMath im{b, loc};
+  auto type = cast<MemRefType>(vector.getType());
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, vector);
+  Value element = im.add(meta.getOffset(), im.mul(index, meta.getStrides()[0]));
+  Value bytes =
+      getElementBytes(b, loc, element, getElementBits(type.getElementType()));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, vector);
+  MLIRContext *ctx = b.getContext();
+  Value generic = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx), im.toI64(im.add(base, bytes)));
+  return LLVM::AddrSpaceCastOp::create(
+      b, loc, LLVM::LLVMPointerType::get(ctx, 1), generic);
+}
+
+/// 2^x for each element of an f32 vector (`ex2.approx.ftz.f32`: PTX ISA,
+/// "ex2", maximum relative error 2^-22).
+static Value exp2Vector(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<VectorType>(x.getType());
+  Value out = x;
+  for (int64_t i = 0; i < type.getNumElements(); ++i) {
+    Value e = vector::ExtractOp::create(b, loc, x, i);
+    PtxBuilder ptx(b, loc);
+    std::string d = ptx.output(b.getF32Type(), "=f");
+    std::string a = ptx.input(e, "f");
+    Value r = ptx.emit("ex2.approx.ftz.f32 " + d + ", " + a + ";",
+                       /*sideEffects=*/false)[0];
+    out = vector::InsertOp::create(b, loc, r, out, i);
+  }
+  return out;
+}
+
+/// An activation of an f32 vector, with the definitions of
+/// runtime/Epilogue.h computed from 2^x:
+///   relu(v)      = v > 0 ? v : 0
+///   silu(v)      = v / (1 + e^-v)
+///   gelu_tanh(v) = 0.5 v (1 + tanh(u)) = v / (1 + e^-2u),
+///                  u = sqrt(2/pi) (v + 0.044715 v^3)
+///   gelu_erf(v)  = 0.5 v (1 + erf(v / sqrt 2)), with erfc(a) for a >= 0
+///                  from Abramowitz and Stegun, Handbook of Mathematical
+///                  Functions, 7.1.26 (absolute error at most 1.5e-7), so
+///                  that 1 + erf(x) = erfc(-x) keeps its precision for x < 0.
+static Value applyActivation(OpBuilder &b, Location loc,
+                             ::tgemm::runtime::EpilogueOp op, Value v) {
+  using ::tgemm::runtime::EpilogueOp;
+  auto type = cast<VectorType>(v.getType());
+  auto splat = [&](double c) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(type, b.getFloatAttr(b.getF32Type(), c)));
+  };
+  auto mul = [&](Value x, Value y) -> Value {
+    return arith::MulFOp::create(b, loc, x, y);
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return arith::AddFOp::create(b, loc, x, y);
+  };
+  const double log2e = 1.4426950408889634;
+  // v / (1 + e^-x)
+  auto overOnePlusExp = [&](Value x) -> Value {
+    Value e = exp2Vector(b, loc, mul(x, splat(-log2e)));
+    return arith::DivFOp::create(b, loc, v, add(splat(1.0), e));
+  };
+  switch (op) {
+  case EpilogueOp::Relu: {
+    Value positive =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, v, splat(0.0));
+    return arith::SelectOp::create(b, loc, positive, v, splat(0.0));
+  }
+  case EpilogueOp::Silu:
+    return overOnePlusExp(v);
+  case EpilogueOp::GeluTanh: {
+    Value cube = mul(mul(v, v), v);
+    Value u = mul(add(v, mul(cube, splat(0.044715))),
+                  splat(0.7978845608028654));
+    return overOnePlusExp(mul(u, splat(2.0)));
+  }
+  case EpilogueOp::GeluErf: {
+    Value x = mul(v, splat(0.7071067811865476));
+    Value negative =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, splat(0.0));
+    Value a = arith::SelectOp::create(b, loc, negative,
+                                      arith::NegFOp::create(b, loc, x), x);
+    Value t = arith::DivFOp::create(
+        b, loc, splat(1.0), add(splat(1.0), mul(a, splat(0.3275911))));
+    Value poly = splat(1.061405429);
+    for (double coefficient :
+         {-1.453152027, 1.421413741, -0.284496736, 0.254829592})
+      poly = add(mul(poly, t), splat(coefficient));
+    poly = mul(poly, t);
+    // erfc(a) = poly * e^(-a^2)
+    Value erfc = mul(poly, exp2Vector(b, loc, mul(mul(a, a), splat(-log2e))));
+    Value onePlusErf = arith::SelectOp::create(
+        b, loc, negative, erfc,
+        arith::SubFOp::create(b, loc, splat(2.0), erfc));
+    return mul(mul(v, splat(0.5)), onePlusErf);
+  }
+  default:
+    return v;
+  }
+}
+
+/// The f32 vector a step reads for the `n` elements (row, col ...) of `dst`:
+/// a broadcast vector's element(s) or a residual's row segment. `mask` is
+/// null on the whole path (aligned vector loads), else the elements inside
+/// `dst` (masked loads); `colMultiple` is what `col` is known to be a
+/// multiple of.
+static Value loadStepOperand(OpBuilder &b, Location loc, const FusedStep &step,
+                             Value dst, Value row, Value col, int64_t n,
+                             int64_t colMultiple, Value mask) {
+  using ::tgemm::runtime::Broadcast;
+  using ::tgemm::runtime::EpilogueOp;
+  IndexMath im{b, loc};
+  Type element = cast<MemRefType>(step.operand.getType()).getElementType();
+  int64_t bits = getElementBits(element);
+  auto vecType = VectorType::get({n}, element);
+  auto f32Vec = VectorType::get({n}, b.getF32Type());
+  auto widen = [&](Value v) -> Value {
+    if (element.isF32())
+      return v;
+    return arith::ExtFOp::create(b, loc, f32Vec, v);
+  };
+  int64_t vectorAlign =
+      std::max<int64_t>(bits / 8, std::min<int64_t>(16, colMultiple * bits / 8));
+  if (step.op == EpilogueOp::Residual) {
+    if (!mask)
+      return widen(LLVM::LoadOp::create(
+          b, loc, vecType,
+          getGlobalElementPointer(b, loc, step.operand, row, col), vectorAlign));
+    Value first = vector::ExtractOp::create(b, loc, mask, 0);
+    Value ptr = clampedPointer(b, loc, step.operand, row, col, first);
+    return widen(LLVM::MaskedLoadOp::create(b, loc, vecType, ptr, mask,
+                                            LLVM::ZeroOp::create(b, loc, vecType),
+                                            bits / 8));
+  }
+  if (step.broadcast == Broadcast::Col) {
+    if (!mask)
+      return widen(LLVM::LoadOp::create(
+          b, loc, vecType, getVectorElementPointer(b, loc, step.operand, col),
+          vectorAlign));
+    // Lanes outside C are not read; the first lane's column may be.
+    Value first = vector::ExtractOp::create(b, loc, mask, 0);
+    Value safeCol = arith::SelectOp::create(b, loc, first, col, im.c(0));
+    Value ptr = getVectorElementPointer(b, loc, step.operand, safeCol);
+    return widen(LLVM::MaskedLoadOp::create(b, loc, vecType, ptr, mask,
+                                            LLVM::ZeroOp::create(b, loc, vecType),
+                                            bits / 8));
+  }
+  // One value for the whole vector: the row's, or the tensor's.
+  Value index = im.c(0);
+  if (step.broadcast == Broadcast::Row) {
+    index = row;
+    if (mask) {
+      Value rows = memref::DimOp::create(b, loc, dst, 0);
+      index = arith::SelectOp::create(b, loc, im.lt(row, rows), row, im.c(0));
+    }
+  }
+  Value scalar = LLVM::LoadOp::create(
+      b, loc, element, getVectorElementPointer(b, loc, step.operand, index),
+      bits / 8);
+  if (!element.isF32())
+    scalar = arith::ExtFOp::create(b, loc, b.getF32Type(), scalar);
+  return vector::BroadcastOp::create(b, loc, f32Vec, scalar);
+}
+
+/// `alpha * acc + beta * c` (c absent when beta is 0), then the epilogue's
+/// steps, converted to `cElement`. `load` gives the f32 vector a step
+/// reads.
 static Value epilogueMath(OpBuilder &b, Location loc, Value acc, Value c,
-                          double alpha, double beta, Type cElement) {
+                          const EpilogueSpec &epilogue, Type cElement,
+                          function_ref<Value(const FusedStep &)> load) {
   auto accType = cast<VectorType>(acc.getType());
   int64_t n = accType.getNumElements();
-  bool isInt = isa<IntegerType>(accType.getElementType());
-  Type compute = isInt ? accType.getElementType() : b.getF32Type();
+  double alpha = epilogue.alpha, beta = epilogue.beta;
+  // Integers stay integers only for an integer C (which takes no steps).
+  bool isInt = isa<IntegerType>(cElement);
+  Type compute = isInt ? cElement : b.getF32Type();
   auto vec = [&](Type element) { return VectorType::get({n}, element); };
   auto splat = [&](double v) -> Value {
     Attribute scalar = isInt ? Attribute(b.getIntegerAttr(compute, (int64_t)v))
@@ -975,8 +1163,11 @@ static Value epilogueMath(OpBuilder &b, Location loc, Value acc, Value c,
         b, loc, DenseElementsAttr::get(vec(compute), scalar));
   };
   auto widen = [&](Value v) -> Value {
-    if (cast<VectorType>(v.getType()).getElementType() == compute)
+    Type element = cast<VectorType>(v.getType()).getElementType();
+    if (element == compute)
       return v;
+    if (isa<IntegerType>(element))
+      return arith::SIToFPOp::create(b, loc, vec(compute), v);
     return arith::ExtFOp::create(b, loc, vec(compute), v);
   };
   auto mul = [&](Value x, Value y) -> Value {
@@ -992,6 +1183,20 @@ static Value epilogueMath(OpBuilder &b, Location loc, Value acc, Value c,
     v = mul(v, splat(alpha));
   if (c)
     v = add(v, mul(widen(c), splat(beta)));
+  for (const FusedStep &step : epilogue.steps) {
+    switch (step.op) {
+    case ::tgemm::runtime::EpilogueOp::Bias:
+    case ::tgemm::runtime::EpilogueOp::Residual:
+      v = add(v, load(step));
+      break;
+    case ::tgemm::runtime::EpilogueOp::Scale:
+      v = mul(v, load(step));
+      break;
+    default:
+      v = applyActivation(b, loc, step.op, v);
+      break;
+    }
+  }
   if (cElement != compute)
     v = arith::TruncFOp::create(b, loc, vec(cElement), v);
   return v;
@@ -999,19 +1204,27 @@ static Value epilogueMath(OpBuilder &b, Location loc, Value acc, Value c,
 
 void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
                                       Value dst, Value row, Value col,
-                                      double alpha, double beta,
+                                      const EpilogueSpec &epilogue,
                                       int64_t alignment, Value whole) {
   Type cElement = cast<MemRefType>(dst.getType()).getElementType();
   int64_t n = cast<VectorType>(acc.getType()).getNumElements();
   auto cVec = VectorType::get({n}, cElement);
+  double beta = epilogue.beta;
+  // Vectors start at columns that are multiples of this (C's alignment).
+  int64_t colMultiple =
+      std::max<int64_t>(1, alignment * 8 / getElementBits(cElement));
   auto emitWhole = [&](OpBuilder &wb) {
     Value ptr = getGlobalElementPointer(wb, loc, dst, row, col);
     Value c = beta != 0.0
                   ? LLVM::LoadOp::create(wb, loc, cVec, ptr, alignment).getResult()
                   : Value();
-    LLVM::StoreOp::create(wb, loc,
-                          epilogueMath(wb, loc, acc, c, alpha, beta, cElement),
-                          ptr, alignment);
+    Value v = epilogueMath(wb, loc, acc, c, epilogue, cElement,
+                           [&](const FusedStep &step) {
+                             return loadStepOperand(wb, loc, step, dst, row,
+                                                    col, n, colMultiple,
+                                                    Value());
+                           });
+    LLVM::StoreOp::create(wb, loc, v, ptr, alignment);
   };
   if (!whole) {
     emitWhole(b);
@@ -1024,7 +1237,6 @@ void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
         scf::YieldOp::create(wb, loc);
       },
       [&](OpBuilder &pb, Location) {
-        IndexMath im{pb, loc};
         Value mask = insideMask(pb, loc, dst, row, col, n);
         Value first = vector::ExtractOp::create(pb, loc, mask, 0);
         Value ptr = clampedPointer(pb, loc, dst, row, col, first);
@@ -1034,10 +1246,14 @@ void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
           c = LLVM::MaskedLoadOp::create(
               pb, loc, cVec, ptr, mask,
               LLVM::ZeroOp::create(pb, loc, cVec), elementAlign);
-        Value v = epilogueMath(pb, loc, acc, c, alpha, beta, cElement);
+        Value v = epilogueMath(pb, loc, acc, c, epilogue, cElement,
+                               [&](const FusedStep &step) {
+                                 return loadStepOperand(pb, loc, step, dst, row,
+                                                        col, n, colMultiple,
+                                                        mask);
+                               });
         LLVM::MaskedStoreOp::create(pb, loc, v, ptr, mask,
                                     pb.getI32IntegerAttr(elementAlign));
-        (void)im;
         scf::YieldOp::create(pb, loc);
       });
 }
@@ -1172,7 +1388,9 @@ struct ReduceSplitsLowering : public OpConversionPattern<ReduceSplitsOp> {
       n /= 2;
     int64_t vectorsPerRow = shape[1] / n;
     int64_t vectors = shape[0] * vectorsPerRow;
-    double alpha = op.getAlphaValue(), beta = op.getBetaValue();
+    EpilogueSpec epilogue =
+        EpilogueSpec::get(op.getAlphaValue(), op.getBetaValue(),
+                          op.getEpilogueAttr(), adaptor.getEpilogueOperands());
     bool inBounds = op.getInBounds();
     scf::IfOp::create(b, loc, reduce, [&](OpBuilder &rb, Location) {
       IndexMath m{rb, loc};
@@ -1276,7 +1494,7 @@ struct ReduceSplitsLowering : public OpConversionPattern<ReduceSplitsOp> {
               sum = isInt ? arith::AddIOp::create(lb, loc, sum, next).getResult()
                           : arith::AddFOp::create(lb, loc, sum, next).getResult();
             }
-            storeEpilogueVector(lb, loc, sum, dst, row, col, alpha, beta,
+            storeEpilogueVector(lb, loc, sum, dst, row, col, epilogue,
                                 n * cBits / 8, whole);
             scf::YieldOp::create(lb, loc);
           });

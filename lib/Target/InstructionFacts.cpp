@@ -117,7 +117,9 @@ bool tgemm::isLegalOutput(ElemKind acc, ElemKind c) {
   case ElemKind::F16:
     return c == ElemKind::F16 || c == ElemKind::F32;
   case ElemKind::S32:
-    return c == ElemKind::S32;
+    // A float C dequantizes: the epilogue converts the accumulator to f32.
+    return c == ElemKind::S32 || c == ElemKind::F32 || c == ElemKind::F16 ||
+           c == ElemKind::BF16;
   default:
     return false;
   }

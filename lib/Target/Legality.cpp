@@ -266,14 +266,27 @@ Verdict tgemm::checkProblem(const Problem &p) {
                        llvm::formatv("{0} ({1}) must be a finite number", name,
                                      formatShortest(value))
                            .str());
-    if (p.acc == ElemKind::S32 &&
+    if (p.c == ElemKind::S32 &&
         (value != std::trunc(value) || std::fabs(value) > 2147483647.0))
       return violation("epilogue",
                        llvm::formatv("{0} ({1}) must be a 32-bit integer with "
-                                     "an i32 accumulator",
+                                     "an i32 C",
                                      name, formatShortest(value))
                            .str());
   }
+  if (!p.epilogue.empty() && p.c == ElemKind::S32)
+    return violation("epilogue",
+                     llvm::formatv("an i32 C takes no epilogue steps (got {0}): "
+                                   "the steps compute in f32; write an f32, f16 "
+                                   "or bf16 C to dequantize",
+                                   runtime::epilogueOpName(p.epilogue[0].op))
+                         .str());
+  for (ElemKind type : p.epilogueTypes)
+    if (type != ElemKind::F32 && type != ElemKind::F16 &&
+        type != ElemKind::BF16)
+      return violation("epilogue",
+                       "an epilogue operand of " + quoted(type) +
+                           " is not f32, f16 or bf16");
   for (auto [name, size] : {std::pair<const char *, int64_t>{"batch", p.batch},
                             {"M", p.m},
                             {"N", p.n},

@@ -195,7 +195,8 @@ struct FromLinalgPass
         builder, op.getLoc(), a, b, c, LayoutAttr::get(ctx, *layoutA),
         LayoutAttr::get(ctx, *layoutB), TypeAttr::get(acc),
         /*alpha=*/nullptr, builder.getF64FloatAttr(zeroFill ? 0.0 : 1.0),
-        /*config=*/nullptr, /*schedule=*/nullptr);
+        /*config=*/nullptr, /*schedule=*/nullptr,
+        /*epilogue_operands=*/ValueRange(), /*epilogue=*/nullptr);
 
     // The verifier knows which element types, accumulators and strides an
     // instruction takes; its first message is the reason not to import.

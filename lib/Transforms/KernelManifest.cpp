@@ -157,6 +157,18 @@ rt::KernelManifest mlir::tgemm::buildManifest(MatmulOp op, StringRef module,
   k.args = {arg("a", rt::Operand::A, kinds.a, op.getA()),
             arg("b", rt::Operand::B, kinds.b, op.getB()),
             arg("c", rt::Operand::C, kinds.c, op.getC())};
+  // The epilogue's operands follow C, named in the order the steps read
+  // them; each step names its argument by index.
+  for (auto [i, operand] : llvm::enumerate(op.getEpilogueOperands())) {
+    Type element = cast<MemRefType>(operand.getType()).getElementType();
+    rt::KernelArg e = arg("", rt::Operand::C, *getResultKind(element), operand);
+    e.name = "epilogue" + std::to_string(i);
+    e.epilogue = true;
+    k.args.push_back(e);
+  }
+  k.epilogue = getEpilogueSteps(op.getEpilogueAttr(),
+                                static_cast<int>(k.args.size() -
+                                                 op.getEpilogueOperands().size()));
   return k;
 }
 

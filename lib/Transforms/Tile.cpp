@@ -56,10 +56,10 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
 
 /// Whether every tile of the problem is whole and every operand row starts
 /// on a 16-byte boundary: M, N, K are multiples of the block tile and each
-/// operand's base, offset and row stride are 16-byte aligned. The same for
-/// all threads of the kernel.
+/// operand's base, offset and row stride (and each epilogue operand's) are
+/// 16-byte aligned. The same for all threads of the kernel.
 Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
-                          Value bMat, Value c, Value k) {
+                          Value bMat, Value c, Value k, ValueRange epilogue) {
   IndexMath im{b, loc};
   ConfigAttr config = op.getConfigAttr();
   auto isZero = [&](Value v) {
@@ -79,6 +79,18 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
     auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
     Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
     conds.push_back(isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128)));
+    conds.push_back(isZero(im.rem(im.mul(meta.getOffset(), bits), 128)));
+    conds.push_back(isZero(im.rem(base, 16)));
+  }
+  // The epilogue's operands: vectors and residuals start on 16 bytes (a
+  // residual's rows too), so that their vectors load whole.
+  for (Value operand : epilogue) {
+    auto type = cast<MemRefType>(operand.getType());
+    int64_t bits = type.getElementTypeBitWidth();
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
+    if (type.getRank() == 2)
+      conds.push_back(isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128)));
     conds.push_back(isZero(im.rem(im.mul(meta.getOffset(), bits), 128)));
     conds.push_back(isZero(im.rem(base, 16)));
   }
@@ -136,6 +148,15 @@ public:
     a = matrixOfBatch(b, loc, entry.getArgument(0), matrixIndex);
     bMat = matrixOfBatch(b, loc, entry.getArgument(1), matrixIndex);
     c = matrixOfBatch(b, loc, entry.getArgument(2), matrixIndex);
+    // The epilogue's operands follow C: vectors as they are (shared by the
+    // batch), a residual as block z's matrix, like C.
+    unsigned numEpilogue = op.getEpilogueOperands().size();
+    for (unsigned i = 0; i < numEpilogue; ++i) {
+      Value operand = entry.getArgument(3 + i);
+      if (cast<MemRefType>(operand.getType()).getRank() > 1)
+        operand = matrixOfBatch(b, loc, operand, matrixIndex);
+      epilogue.push_back(operand);
+    }
 
     // The block's tile of C: x over N, y over M, or grouped rasterization.
     Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
@@ -150,7 +171,7 @@ public:
     m0 = im.mul(by, bm);
     n0 = im.mul(bx, bn);
     if (splitK > 1) {
-      workspace = entry.getArgument(3);
+      workspace = entry.getArgument(3 + numEpilogue);
       matrixOfBlock = matrixIndex;
       tileRow = by;
       tileCol = bx;
@@ -205,7 +226,7 @@ public:
       empty = AllocBarriersOp::create(b, loc, barriers);
       matrix = matrixIndex;
       if (schedule.tma) {
-        unsigned first = splitK > 1 ? 4 : 3;
+        unsigned first = (splitK > 1 ? 4 : 3) + numEpilogue;
         mapA = entry.getArgument(first);
         mapB = entry.getArgument(first + 1);
         mapsMade = entry.getArgument(first + 2);
@@ -215,7 +236,7 @@ public:
     // The main loop and the epilogue, once with every tile known to be
     // whole and aligned (`in_bounds`: no guard anywhere), once for any size.
     scf::IfOp::create(
-        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k),
+        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k, epilogue),
         [&](OpBuilder &tb, Location) {
           emitMainLoop(tb, /*inBounds=*/true);
           scf::YieldOp::create(tb, loc);
@@ -258,17 +279,19 @@ private:
     Value row = im.add(m0, warpRow), col = im.add(n0, warpCol);
     if (splitK == 1) {
       StoreTileOp::create(b, loc, acc, c, row, col, op.getAlphaAttr(),
-                          op.getBetaAttr(), inBounds, threads);
+                          op.getBetaAttr(), inBounds, threads, epilogue,
+                          op.getEpilogueAttr());
       return;
     }
     // The workspace's views, made here so that nothing of them is live
     // across the k-loop.
     viewWorkspace(b, workspace, matrixOfBlock, tileCol, tileRow);
     StoreTileOp::create(b, loc, acc, part, row, col, FloatAttr(), FloatAttr(),
-                        inBounds, threads);
+                        inBounds, threads, ValueRange(), ArrayAttr());
     ReduceSplitsOp::create(b, loc, parts, semaphores, tileIndex, c, m0, n0,
                            b.getDenseI64ArrayAttr({bm, bn}), op.getAlphaAttr(),
-                           op.getBetaAttr(), inBounds, threads);
+                           op.getBetaAttr(), inBounds, threads, epilogue,
+                           op.getEpilogueAttr());
   }
 
   /// The split-K workspace (tgemm.workspace): the semaphores of every
@@ -692,6 +715,9 @@ private:
   // Set by build(). With split K, kTiles counts this part's k-tiles, the
   // first of which is k-tile ktBase of the matrix.
   Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles, ktBase;
+  /// The epilogue's operands as the block sees them (a residual as its
+  /// matrix of the batch).
+  SmallVector<Value> epilogue;
   // Split K: this block's part, the workspace's views (semaphores, the
   // matrix's parts, this block's part) and the tile's semaphore.
   Value split, workspace, matrixOfBlock, tileRow, tileCol;
@@ -756,6 +782,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     if (general != type)
       operand = memref::CastOp::create(castBuilder, loc, general, operand);
   }
+  // The epilogue's operands follow C (packed: the verifier says so).
+  llvm::append_range(operands, op.getEpilogueOperands());
   // With split K, the workspace follows (the runtime allocates it).
   int64_t splitK = config.getSplitK();
   if (splitK > 1)

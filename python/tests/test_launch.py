@@ -163,3 +163,87 @@ def test_precompile_caches_by_source_options_and_version(tmp_path, monkeypatch):
     assert ops._key("x", {"chip": "sm_90"}) != key
     # Nothing half-written is left beside the kernels.
     assert not [f for f in os.listdir(tmp_path) if f.startswith(".tgemm-")]
+
+
+def epilogue_manifest(tmp_path):
+    """f16.json (4096^3, A row, B col, C f32) with a fused epilogue:
+    scale(col) f32, bias(row) f16, residual bf16... as f16 here (CAI has no
+    bf16), then gelu_tanh."""
+    import json
+    with open(F16_JSON) as f:
+        manifest = json.load(f)
+    manifest["version"] = 4
+    kernel = manifest["kernels"][0]
+    kernel["args"] += [
+        {"name": "epilogue0", "kind": "memref", "type": "f32", "rank": 1},
+        {"name": "epilogue1", "kind": "memref", "type": "f16", "rank": 1},
+        {"name": "epilogue2", "kind": "memref", "type": "f16", "rank": 2}]
+    kernel["epilogue"] = [
+        {"op": "scale", "broadcast": "col", "arg": "epilogue0"},
+        {"op": "bias", "broadcast": "row", "arg": "epilogue1"},
+        {"op": "residual", "arg": "epilogue2"},
+        {"op": "gelu_tanh"}]
+    path = tmp_path / "epilogue.json"
+    path.write_text(json.dumps(manifest))
+    return str(path)
+
+
+@needs_runtime
+def test_epilogue_operands_are_checked(tmp_path):
+    k = launch.Launcher(GEMM_PTX, epilogue_manifest(tmp_path))
+    assert [(e["name"], e["op"], e["broadcast"], e["type"])
+            for e in k.epilogue_operands()] == [
+        ("epilogue0", "scale", "col", "f32"),
+        ("epilogue1", "bias", "row", "f16"),
+        ("epilogue2", "residual", None, "f16")]
+    a, b, c = matrices()
+    scale, bias = Cai((4096,), "<f4"), Cai((4096,), "<f2")
+    residual = Cai((4096, 4096), "<f2")
+    with pytest.raises(TypeError, match=r"kernel 'gemm_f16_f32_kernel' takes "
+                       r"3 epilogue operands after c \(epilogue0: scale\(col\) "
+                       r"f32\[4096\], epilogue1: bias\(row\) f16\[4096\], "
+                       r"epilogue2: residual f16\[4096 x 4096\]\), got 1"):
+        k(a, b, c, scale)
+    with pytest.raises(TypeError, match=r"epilogue0 \(scale, col\): expected "
+                       r"4096 elements of float32, got float16"):
+        k(a, b, c, bias, bias, residual)
+    with pytest.raises(ValueError, match=r"epilogue1 \(bias, row\): expected "
+                       r"4096 elements of float16, got shape \(2048,\)"):
+        k(a, b, c, scale, Cai((2048,), "<f2"), residual)
+    with pytest.raises(ValueError, match=r"epilogue1 \(bias, row\): expected "
+                       r"4096 elements of float16, got shape \(64, 64\)"):
+        k(a, b, c, scale, Cai((64, 64), "<f2"), residual)
+    with pytest.raises(ValueError, match=r"epilogue2 \(residual\): expected "
+                       r"16777216 elements of float16 shaped \(4096, 4096\) "
+                       r"\(C's shape\), got shape \(4096, 2048\)"):
+        k(a, b, c, scale, bias, Cai((4096, 2048), "<f2"))
+    with pytest.raises(ValueError, match=r"epilogue2 \(residual\): .*"
+                       r"contiguous; got strides \(1, 4096\)"):
+        k(a, b, c, scale, bias, Cai((4096, 4096), "<f2", (2, 8192)))
+    with pytest.raises(ValueError, match=r"epilogue0 \(scale, col\): .*"
+                       r"contiguous; got strides \(2,\)"):
+        k(a, b, c, Cai((4096,), "<f4", (8,)), bias, residual)
+    with pytest.raises(TypeError, match="argument 'epilogue0': expected a "
+                       "CUDA tensor"):
+        k(a, b, c, [1.0], bias, residual)
+    # A vector may come as a row (1 x N); every check passes, so loading
+    # the kernel on a device is what fails here.
+    with pytest.raises(tgemm.RunError) as error:
+        k(a, b, c, Cai((1, 4096), "<f4"), bias, residual)
+    assert "CUDA" in str(error.value) or "device" in str(error.value)
+
+
+@needs_runtime
+def test_epilogue_free_kernel_takes_no_operands():
+    k = launch.Launcher(GEMM_PTX, F16_JSON)
+    assert k.epilogue_operands() == []
+    with pytest.raises(TypeError, match="takes 0 epilogue operands after c, "
+                       "got 1"):
+        k(*matrices(), Cai((4096,), "<f4"))
+
+
+@needs_runtime
+def test_launch_args_carry_the_epilogue():
+    names = [f[0] for f in launch._LaunchArgs._fields_]
+    assert names[-2:] == ["epilogue", "num_epilogue"]
+    assert tgemm.runtime.ABI_VERSION == 2

@@ -96,11 +96,13 @@ class CompiledKernel:
         self._launcher = None
         self._launcher_lock = threading.Lock()
 
-    def __call__(self, a, b, c, stream=None, workspace=None):
+    def __call__(self, a, b, c, *epilogue, stream=None, workspace=None):
         """Launches the kernel on CUDA tensors: C = alpha * A @ B + beta *
-        C, with A (M x K), B (K x N) and C (M x N) as torch tensors or
-        objects with __dlpack__ or __cuda_array_interface__, strided as the
-        kernel's layouts say; on `stream` or the current torch stream,
+        C, then the kernel's epilogue steps, with A (M x K), B (K x N) and C
+        (M x N) as torch tensors or objects with __dlpack__ or
+        __cuda_array_interface__, strided as the kernel's layouts say, and
+        after them the epilogue's operands (bias, scale, residual) in the
+        manifest's order; on `stream` or the current torch stream,
         asynchronously. Returns c. A kernel that splits K takes a
         `workspace` (with torch tensors, one is kept per stream). See
         tgemm.launch."""
@@ -108,7 +110,8 @@ class CompiledKernel:
             if self._launcher is None:
                 from .launch import Launcher
                 self._launcher = Launcher(self)
-        return self._launcher(a, b, c, stream=stream, workspace=workspace)
+        return self._launcher(a, b, c, *epilogue, stream=stream,
+                              workspace=workspace)
 
     def _only_module(self):
         if len(self.modules) != 1:

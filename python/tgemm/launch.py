@@ -2,6 +2,8 @@
 
     kernel = tgemm.compile(source, chip="sm_90a")
     kernel(a, b, c)            # C = alpha * A @ B + beta * C, on the GPU
+    kernel(a, b, c, bias)      # a kernel with a fused epilogue: its
+                               # operands follow c, in the manifest's order
 
 `a`, `b` and `c` are the logical matrices A (M x K), B (K x N) and C
 (M x N), or batches of them (a leading batch dimension) for a batched
@@ -13,6 +15,13 @@ its rows; so for a kernel of layout(row, col), `kernel(x, w.t(), y)` with
 `w` an N x K row-major weight. The launch goes to the current torch stream
 of the tensors' device (or the stream given), asynchronously, and may be
 captured in a CUDA graph. Every argument is checked first; errors name it.
+
+A kernel compiled with a fused epilogue (bias, scale, residual, relu,
+gelu_tanh, gelu_erf, silu: the manifest's "epilogue") takes the operands its
+steps read after c, positionally, one per epilogue argument (epilogue0,
+epilogue1, ...): a bias or scale vector of M (broadcast row), N (col) or 1
+(scalar) elements, a residual of C's shape, each contiguous and of the
+manifest's type (f32, f16 or bf16), on C's device.
 
 Only the runtime library (libtgemm_runtime.so) is needed, not the compiler:
 a `Launcher` can also be made from PTX (or cubin) and manifest files.
@@ -43,7 +52,10 @@ class _LaunchArgs(ctypes.Structure):
                 ("a", _Matrix), ("b", _Matrix), ("c", _Matrix),
                 ("stream", ctypes.c_void_p),
                 ("workspace", ctypes.c_uint64),
-                ("workspace_bytes", ctypes.c_int64)]
+                ("workspace_bytes", ctypes.c_int64),
+                # ABI 2: the epilogue operands' device addresses.
+                ("epilogue", ctypes.POINTER(ctypes.c_uint64)),
+                ("num_epilogue", ctypes.c_int64)]
 
 
 # Element types as the manifest spells them, by torch dtype name, DLPack
@@ -56,6 +68,8 @@ _DLPACK = {(2, 16): "f16", (4, 16): "bf16", (2, 32): "f32", (0, 8): "s8",
 _TYPESTR = {"f2": "f16", "f4": "f32", "i1": "s8", "u1": "u8", "i4": "s32"}
 # The element type in memory of each manifest type (tf32 lies as f32).
 _STORED = {"tf32": "f32"}
+# Torch's name of each manifest type, for messages.
+_DTYPE_NAME = {v: k for k, v in _TORCH.items()}
 
 
 def _library(library):
@@ -261,10 +275,33 @@ class Launcher:
         for handle in getattr(self, "_handles", {}).values():
             self._rt.lib.tgemm_rt_free(handle)
 
-    def __call__(self, a, b, c, stream=None, workspace=None):
-        """C = alpha * A @ B + beta * C on the tensors' device, launched on
-        `stream` (a torch.cuda.Stream, a CUstream as an int, or None for
-        the current torch stream, else the default stream). Returns c.
+    def epilogue_operands(self):
+        """The operands the kernel's epilogue reads, in the order a call
+        takes them after c: one dict per epilogue argument with its `name`
+        (epilogue0, ...), `op` (bias, scale, residual), `broadcast` (row,
+        col or scalar; None for a residual) and `type` (f32, f16, bf16)."""
+        steps = {s.get("arg"): s for s in self.entry.get("epilogue", [])
+                 if "arg" in s}
+        out = []
+        for arg in self.entry.get("args", []):
+            step = steps.get(arg.get("name"))
+            if step is None:
+                continue
+            out.append({"name": arg["name"], "op": step["op"],
+                        "broadcast": step.get("broadcast"),
+                        "type": arg["type"]})
+        return out
+
+    def __call__(self, a, b, c, *epilogue, stream=None, workspace=None):
+        """C = alpha * A @ B + beta * C, then the kernel's epilogue steps,
+        on the tensors' device, launched on `stream` (a torch.cuda.Stream,
+        a CUstream as an int, or None for the current torch stream, else
+        the default stream). Returns c.
+
+        `epilogue`: the operands of a kernel with a fused epilogue, after
+        c in the order of epilogue_operands(): a bias or scale vector of M
+        (broadcast row), N (col) or 1 (scalar) elements, a residual shaped
+        like c; each contiguous, of the manifest's type, on c's device.
 
         A kernel that splits K (`split_k` > 1) needs a workspace: with torch
         tensors the launcher keeps a zeroed one per device and stream;
@@ -293,11 +330,14 @@ class Launcher:
                             ops[2].shape[0]):
             raise ValueError("batch sizes differ: a %d, b %d, c %d" % tuple(
                 op.shape[0] for op in ops))
-        devices = {op.device for op in ops if op.device is not None}
+        epilogue_ops = self._epilogue(epilogue, ops[2].shape, m, n)
+        every = ops + epilogue_ops
+        devices = {op.device for op in every if op.device is not None}
         if len(devices) > 1:
             raise ValueError("the arguments are on different devices: %s"
                              % ", ".join("%s on %d" % (op.name, op.device)
-                                         for op in ops))
+                                         for op in every
+                                         if op.device is not None))
         device = devices.pop() if devices else 0
         for op, spec, field in zip(ops, ("a", "b", "c"), ("a", "b", "c")):
             want = self.entry[spec]
@@ -315,6 +355,11 @@ class Launcher:
         args.m, args.n, args.k = m, n, k
         args.batch = ops[0].shape[0] if batched else 0
         args.stream = _stream(stream, ops)
+        # Kept alive until the launch returns (the runtime copies them).
+        addresses = (ctypes.c_uint64 * max(len(epilogue_ops), 1))(
+            *[op.data for op in epilogue_ops])
+        args.epilogue = addresses
+        args.num_epilogue = len(epilogue_ops)
         handle = self._handle(device)
         if self.split_k > 1:
             self._set_workspace(handle, args, device, ops, workspace)
@@ -323,6 +368,59 @@ class Launcher:
             raise LaunchError(self._rt.last_error(), status)
         return c
 
+    def _epilogue(self, given, c_shape, m, n):
+        """The epilogue operands of a call, checked against the manifest:
+        their count, and each one's shape, type and contiguity."""
+        wanted = self.epilogue_operands()
+        if len(given) != len(wanted):
+            listed = ", ".join(
+                "%s: %s" % (w["name"], _describe_epilogue(w, c_shape, m, n))
+                for w in wanted)
+            raise TypeError(
+                "kernel %r takes %d epilogue operand%s after c%s, got %d" % (
+                    self.name, len(wanted), "" if len(wanted) == 1 else "s",
+                    " (%s)" % listed if listed else "", len(given)))
+        ops = []
+        for want, obj in zip(wanted, given):
+            op = _Operand(want["name"], obj)
+            shape = _epilogue_shape(want, c_shape, m, n)
+            what = "%s (%s)" % (want["name"], want["op"] if not
+                                want["broadcast"] else "%s, %s" % (
+                                    want["op"], want["broadcast"]))
+            elements = 1
+            for s in shape:
+                elements *= s
+            expected = "%d element%s of %s" % (
+                elements, "" if elements == 1 else "s",
+                _DTYPE_NAME.get(want["type"], want["type"]))
+            if want["broadcast"] is None:
+                expected += " shaped %r (C's shape)" % (tuple(shape),)
+            if op.type != want["type"]:
+                raise TypeError("%s: expected %s, got %s" % (
+                    what, expected, _DTYPE_NAME.get(op.type, op.type)))
+            # A vector is any tensor of its length with one non-unit
+            # dimension at most (x, x[None, :], a 0-d scalar); a residual
+            # has C's shape exactly.
+            got = tuple(op.shape)
+            size = 1
+            for s in got:
+                size *= s
+            if want["broadcast"] is None:
+                fits = got == tuple(shape)
+            else:
+                fits = size == elements and \
+                    sum(1 for s in got if s != 1) <= 1
+            if not fits:
+                raise ValueError("%s: expected %s, got shape %r" % (
+                    what, expected, got))
+            if any(st != ex for sz, st, ex in zip(got, op.strides,
+                                                  _contiguous(got))
+                   if sz != 1):
+                raise ValueError("%s: expected %s, contiguous; got strides "
+                                 "%r (use .contiguous())" % (
+                                     what, expected, tuple(op.strides)))
+            ops.append(op)
+        return ops
 
     def workspace_bytes(self, m, n, k, batch=0, device=0):
         """Bytes of the workspace a launch of this size needs (0 unless the
@@ -372,6 +470,23 @@ class Launcher:
                                       device=on)
                 self._workspaces[key] = buf
         args.workspace, args.workspace_bytes = buf.data_ptr(), buf.numel()
+
+
+def _epilogue_shape(want, c_shape, m, n):
+    """The shape an epilogue operand has: a vector of M, N or 1 elements,
+    or C's shape for a residual."""
+    broadcast = want["broadcast"]
+    if broadcast is None:
+        return tuple(c_shape)
+    return ({"row": m, "col": n}.get(broadcast, 1),)
+
+
+def _describe_epilogue(want, c_shape, m, n):
+    """'bias(col) f32[4096]', 'residual f16[256 x 512]'."""
+    step = want["op"] + ("(%s)" % want["broadcast"] if want["broadcast"]
+                         else "")
+    return "%s %s[%s]" % (step, want["type"], " x ".join(
+        str(s) for s in _epilogue_shape(want, c_shape, m, n)))
 
 
 def _storage(op, layout, kernel):

@@ -14,7 +14,8 @@ import numbers
 import os
 import tempfile
 
-ABI_VERSION = 1
+# 2: tgemm_rt_launch_args ends with the epilogue operands.
+ABI_VERSION = 2
 
 # Statuses of tgemm_rt_run (the exit codes of tgemm-run).
 OK, ERROR, USAGE, WRONG_RESULT, NO_DEVICE = 0, 1, 2, 3, 4

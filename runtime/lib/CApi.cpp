@@ -78,6 +78,15 @@ LaunchRequest launchRequest(const tgemm_rt_launch_args &args) {
   for (int i = 0; i < 3; ++i)
     request.operands[i] = {matrices[i]->data, matrices[i]->ld,
                            matrices[i]->batch_stride};
+  if (args.num_epilogue < 0)
+    fail(ErrorKind::Usage, "num_epilogue must not be negative, got " +
+                               std::to_string(args.num_epilogue));
+  if (args.num_epilogue > 0 && !args.epilogue)
+    fail(ErrorKind::Usage, "num_epilogue is " +
+                               std::to_string(args.num_epilogue) +
+                               " but the epilogue array is NULL");
+  if (args.num_epilogue > 0)
+    request.epilogue.assign(args.epilogue, args.epilogue + args.num_epilogue);
   request.stream = static_cast<CUstream>(args.stream);
   request.workspace = args.workspace;
   request.workspaceBytes = args.workspace_bytes;

@@ -15,6 +15,8 @@ namespace {
 /// Rounding error of one accumulation chain relative to rms(C), at K = 1024;
 /// it grows like sqrt(K) (see docs/runtime.md for the derivation).
 double accumulationError(const GemmSpec &spec) {
+  if (spec.isInteger())
+    return 1e-6; // exact sums; only the f32 dequantization rounds
   if (spec.acc == ElementType::F16)
     return 2e-2; // both sides round partial sums to f16 (u = 2^-11)
   if (isFloat8Type(spec.a.type))
@@ -46,9 +48,9 @@ std::string formatValue(double v) {
 
 } // namespace
 
-Tolerance toleranceFor(const GemmSpec &spec, int64_t k) {
+Tolerance toleranceFor(const GemmSpec &spec, int64_t k, bool fusedEpilogue) {
   Tolerance t;
-  if (spec.isInteger()) {
+  if (spec.c.type == ElementType::S32) {
     t.exact = true;
     return t;
   }
@@ -59,6 +61,10 @@ Tolerance toleranceFor(const GemmSpec &spec, int64_t k) {
   t.frobenius = acc + (spec.c.type == ElementType::F32 ? 0.0 : ulp / 2);
   t.element = std::max(8 * acc, 1e-3);
   t.relative = 2 * ulp;
+  if (fusedEpilogue) {
+    t.frobenius += kEpilogueRelativeError;
+    t.relative += kEpilogueRelativeError;
+  }
   return t;
 }
 

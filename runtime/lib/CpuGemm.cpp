@@ -124,12 +124,19 @@ void cpuGemm(const GemmSpec &spec, const GemmShape &shape, const uint8_t *a,
         int64_t sum = 0;
         for (int64_t l = 0; l < shape.k; ++l)
           sum += static_cast<int64_t>(x[l]) * static_cast<int64_t>(y[l]);
-        int64_t out = static_cast<int64_t>(spec.alpha) * sum;
-        if (spec.beta != 0)
-          out += static_cast<int64_t>(spec.beta) *
-                 static_cast<int64_t>(
-                     loadElement(spec.c.type, c, i * shape.n + j));
-        result = static_cast<double>(out);
+        if (spec.c.type == ElementType::S32) {
+          int64_t out = static_cast<int64_t>(spec.alpha) * sum;
+          if (spec.beta != 0)
+            out += static_cast<int64_t>(spec.beta) *
+                   static_cast<int64_t>(
+                       loadElement(spec.c.type, c, i * shape.n + j));
+          result = static_cast<double>(out);
+        } else {
+          // A float C dequantizes the exact sum.
+          result = spec.alpha * static_cast<double>(sum);
+          if (spec.beta != 0)
+            result += spec.beta * loadElement(spec.c.type, c, i * shape.n + j);
+        }
       } else {
         double sum = 0;
         for (int64_t l = 0; l < shape.k; ++l)

@@ -180,9 +180,12 @@ bool isSupportedCombination(const GemmSpec &spec, std::string *why) {
   case ET::S8:
   case ET::U8:
   case ET::S4:
-    if (acc == ET::S32 && c == ET::S32)
+    // A float C dequantizes: alpha * float(acc) + beta * float(C), then
+    // any epilogue steps, rounded to C's type.
+    if (acc == ET::S32 && (c == ET::S32 || isFloatOutput(c)))
       return true;
-    return reject("integer operands accumulate in s32 and give C in s32");
+    return reject("integer operands accumulate in s32 and give C in s32, "
+                  "f32, f16 or bf16");
   case ET::S32:
     return reject("s32 is not an operand type of A or B");
   default:

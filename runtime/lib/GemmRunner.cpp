@@ -168,6 +168,41 @@ std::vector<uint8_t> initialC(const GemmSpec &spec, int64_t elements,
   return words;
 }
 
+/// The epilogue's operands on the device, one per epilogue argument in args
+/// order (into `buffers`), random from the seed; and the kernel's steps as
+/// the reference epilogue takes them, reading those buffers.
+std::vector<ReferenceEpilogueStep>
+makeEpilogueOperands(const Device &device, const KernelManifest &kernel,
+                     const GemmShape &shape, uint64_t seed,
+                     std::vector<DeviceBuffer> &buffers) {
+  std::vector<CUdeviceptr> byArg(kernel.args.size(), 0);
+  std::vector<size_t> indices = epilogueArgIndices(kernel);
+  for (size_t j = 0; j < indices.size(); ++j) {
+    size_t index = indices[j];
+    EpilogueOperandShape operand = epilogueOperandShape(kernel, index, shape);
+    ElementType type = kernel.args[index].type;
+    std::vector<uint8_t> host =
+        makeEpilogueOperand(operand.step.op, type, operand.elements, seed, j);
+    buffers.emplace_back(device, host.size(),
+                         "epilogue operand " +
+                             describeEpilogueOperand(kernel, index, shape));
+    buffers.back().upload(host.data(), host.size());
+    byArg[index] = buffers.back().address();
+  }
+  std::vector<ReferenceEpilogueStep> steps;
+  for (const EpilogueStep &step : kernel.epilogue) {
+    ReferenceEpilogueStep out;
+    out.op = step.op;
+    out.broadcast = step.broadcast;
+    if (takesOperand(step.op)) {
+      out.operand = byArg[static_cast<size_t>(step.arg)];
+      out.type = kernel.args[static_cast<size_t>(step.arg)].type;
+    }
+    steps.push_back(out);
+  }
+  return steps;
+}
+
 } // namespace
 
 RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
@@ -185,9 +220,14 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   report.gemm = spec;
   report.shape = shape;
   report.storage = storage;
+  report.epilogue = describeEpilogue(manifest);
   report.bytes = shape.batch * (storageBytes(spec.a.type, shape.m * shape.k) +
                                 storageBytes(spec.b.type, shape.n * shape.k) +
                                 storageBytes(spec.c.type, shape.m * shape.n));
+  for (size_t index : epilogueArgIndices(manifest))
+    report.bytes +=
+        storageBytes(manifest.args[index].type,
+                     epilogueOperandShape(manifest, index, shape).elements);
 
   Stream stream;
   // A and B: the packed matrices, which the reference reads, and where the
@@ -254,10 +294,17 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   const DeviceBuffer &kernelInitialC =
       initialKernelC.address() ? initialKernelC : initialPackedC;
 
+  // The epilogue's operands, packed, which the kernel and the reference
+  // both read.
+  std::vector<DeviceBuffer> epilogueOperands;
+  std::vector<ReferenceEpilogueStep> referenceSteps = makeEpilogueOperands(
+      device, manifest, shape, options.seed, epilogueOperands);
+
   std::unique_ptr<Reference> reference;
   if (options.timeAnchor || (options.check && kernel))
-    reference = std::make_unique<Reference>(device, libraries, spec, shape,
-                                            a.address(), b.address(), stream);
+    reference =
+        std::make_unique<Reference>(device, libraries, spec, shape, a.address(),
+                                    b.address(), stream, referenceSteps);
 
   DeviceBuffer c(device, kernelInitialC.size(),
                  describeMatrix("C", cStorage, spec.c.type,
@@ -266,8 +313,12 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
                           const DeviceBuffer &forKernel) {
     return forKernel.address() ? forKernel.address() : packed.address();
   };
-  OperandAddresses addresses = {kernelAddress(a, aKernel),
-                                 kernelAddress(b, bKernel), c.address()};
+  OperandAddresses addresses;
+  addresses.a = kernelAddress(a, aKernel);
+  addresses.b = kernelAddress(b, bKernel);
+  addresses.c = c.address();
+  for (const DeviceBuffer &operand : epilogueOperands)
+    addresses.epilogue.push_back(operand.address());
   // Split K's workspace, zeroed once: each launch leaves its semaphores at
   // zero for the next.
   DeviceBuffer workspace;
@@ -305,9 +356,10 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
     ref.download(expected.data(), cBytes);
     report.checked = true;
     report.checkedAgainst = reference->checkName();
-    report.comparison = compareBatch(
-        spec.c.type, got.data(), expected.data(), shape.batch, shape.batched,
-        shape.m, shape.n, toleranceFor(spec, shape.k));
+    report.comparison =
+        compareBatch(spec.c.type, got.data(), expected.data(), shape.batch,
+                     shape.batched, shape.m, shape.n,
+                     toleranceFor(spec, shape.k, !manifest.epilogue.empty()));
     if (padding.changed > 0) {
       report.comparison.passed = false;
       report.comparison.paddingChanged = padding.changed;
@@ -344,6 +396,12 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
     report.anchorName = reference->anchorName();
     report.anchorLayout = reference->anchorLayout();
     report.anchorNote = reference->plan().anchorNote;
+    if (!manifest.epilogue.empty())
+      report.anchorNote +=
+          std::string(report.anchorNote.empty() ? "" : "; ") +
+          "the anchor is the plain library GEMM, without the kernel's "
+          "epilogue (" +
+          report.epilogue + ")";
     std::string batchNote = reference->anchorBatchNote();
     if (!batchNote.empty())
       report.anchorNote +=

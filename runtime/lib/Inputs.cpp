@@ -81,26 +81,56 @@ void fillRange(ElementType type, uint64_t seed, DataStream stream,
   }
 }
 
-} // namespace
-
-std::vector<uint8_t> makeRandomMatrix(ElementType type, int64_t elements,
-                                      uint64_t seed, DataStream stream) {
-  std::vector<uint8_t> out(static_cast<size_t>(storageBytes(type, elements)),
-                           0);
-  // Chunks are even-sized so that no two threads share an s4 byte.
+/// Calls fill(begin, end) over [0, elements) in parallel chunks of an even
+/// size (so that no two threads share an s4 byte).
+template <typename Fill> void fillInParallel(int64_t elements, Fill fill) {
   int64_t threads = std::max<int64_t>(
       1, std::min<int64_t>(std::thread::hardware_concurrency(), 32));
   int64_t chunk = ((elements / threads + 1) + 1) & ~int64_t(1);
   if (elements < (1 << 16))
     chunk = elements;
   std::vector<std::thread> workers;
-  for (int64_t begin = 0; begin < elements; begin += chunk) {
-    int64_t end = std::min(elements, begin + chunk);
-    workers.emplace_back(fillRange, type, seed, stream, begin, end,
-                         out.data());
-  }
+  for (int64_t begin = 0; begin < elements; begin += chunk)
+    workers.emplace_back(fill, begin, std::min(elements, begin + chunk));
   for (std::thread &t : workers)
     t.join();
+}
+
+} // namespace
+
+std::vector<uint8_t> makeRandomMatrix(ElementType type, int64_t elements,
+                                      uint64_t seed, DataStream stream) {
+  std::vector<uint8_t> out(static_cast<size_t>(storageBytes(type, elements)),
+                           0);
+  fillInParallel(elements, [&](int64_t begin, int64_t end) {
+    fillRange(type, seed, stream, begin, end, out.data());
+  });
+  return out;
+}
+
+std::vector<uint8_t> makeEpilogueOperand(EpilogueOp op, ElementType type,
+                                         int64_t elements, uint64_t seed,
+                                         size_t ordinal) {
+  using namespace codecs;
+  auto stream = static_cast<DataStream>(
+      static_cast<uint64_t>(DataStream::Epilogue0) + ordinal);
+  std::vector<uint8_t> out(static_cast<size_t>(storageBytes(type, elements)),
+                           0);
+  bool scale = op == EpilogueOp::Scale;
+  fillInParallel(elements, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      float v = uniformSigned(randomBits(seed, stream, i));
+      if (scale)
+        v = 1.0f + 0.5f * v; // [0.5, 1.5)
+      if (type == ElementType::F32) {
+        std::memcpy(out.data() + 4 * i, &v, 4);
+        continue;
+      }
+      uint16_t h =
+          type == ElementType::BF16 ? floatToBFloat16(v) : floatToHalf(v);
+      std::memcpy(out.data() + 2 * i, &h, 2);
+    }
+  });
   return out;
 }
 

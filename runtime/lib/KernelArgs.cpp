@@ -15,7 +15,27 @@ KernelArgs::KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
 KernelArgs::KernelArgs(const KernelManifest &kernel,
                        const OperandStorages &storages,
                        const OperandAddresses &addresses) {
-  for (const KernelArg &arg : kernel.args) {
+  const MatrixStorage &c = storages[static_cast<int>(Operand::C)];
+  GemmShape cShape; // M, N and the batch, which the epilogue's operands use
+  cShape.batch = c.batch;
+  cShape.batched = kernel.batched;
+  cShape.m = c.rows;
+  cShape.n = c.cols;
+  std::vector<size_t> epilogueArgs = epilogueArgIndices(kernel);
+  if (addresses.epilogue.size() != epilogueArgs.size())
+    fail(ErrorKind::Input, "kernel '" + kernel.name + "' reads " +
+                               std::to_string(epilogueArgs.size()) +
+                               " epilogue operands, but " +
+                               std::to_string(addresses.epilogue.size()) +
+                               " addresses were given");
+  size_t nextEpilogue = 0;
+  for (size_t i = 0; i < kernel.args.size(); ++i) {
+    const KernelArg &arg = kernel.args[i];
+    if (arg.epilogue) {
+      pushEpilogueOperand(epilogueOperandShape(kernel, i, cShape),
+                          addresses.epilogue[nextEpilogue++]);
+      continue;
+    }
     const MatrixStorage &storage = storages[static_cast<int>(arg.operand)];
     uint64_t address = arg.operand == Operand::A   ? addresses.a
                        : arg.operand == Operand::B ? addresses.b
@@ -37,17 +57,11 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
     push(storage.ld);
     push(1);
   }
-  if (kernel.config.splitK > 1) {
-    const MatrixStorage &c = storages[static_cast<int>(Operand::C)];
-    GemmShape shape;
-    shape.batch = c.batch;
-    shape.m = c.rows;
-    shape.n = c.cols;
+  if (kernel.config.splitK > 1)
     paramValues.insert(paramValues.end(),
                        {addresses.workspace, addresses.workspace, 0,
-                        static_cast<uint64_t>(workspaceBytes(kernel, shape)),
+                        static_cast<uint64_t>(workspaceBytes(kernel, cShape)),
                         1});
-  }
   tensorMapStart = paramValues.size();
   tensorMapCount = kernel.tensorMaps.size();
   if (tensorMapCount > 0)
@@ -56,6 +70,17 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
     paramValues.resize(tensorMapStart + tensorMapCount, 0);
   else
     byValue.resize(tensorMapCount);
+}
+
+void KernelArgs::pushEpilogueOperand(const EpilogueOperandShape &operand,
+                                     uint64_t address) {
+  // allocated, aligned, offset 0, sizes, packed strides.
+  paramValues.insert(paramValues.end(), {address, address, 0});
+  std::array<int64_t, 3> strides = operand.strides();
+  for (int i = 0; i < operand.rank; ++i)
+    paramValues.push_back(static_cast<uint64_t>(operand.sizes[i]));
+  for (int i = 0; i < operand.rank; ++i)
+    paramValues.push_back(static_cast<uint64_t>(strides[i]));
 }
 
 void KernelArgs::setTensorMaps(const std::vector<uint64_t> &values) {

@@ -21,7 +21,7 @@ std::string hexAddress(uint64_t address) {
 
 const KernelArg &argumentOf(const KernelManifest &kernel, Operand operand) {
   for (const KernelArg &arg : kernel.args)
-    if (arg.operand == operand)
+    if (!arg.epilogue && arg.operand == operand)
       return arg;
   fail(ErrorKind::Input, "kernel '" + kernel.name + "' has no argument '" +
                              operandName(operand) + "'");
@@ -112,6 +112,49 @@ MatrixStorage resolveOperand(const KernelManifest &kernel,
   return storage;
 }
 
+/// "(epilogue0: bias(col) f32[4096], epilogue1: residual f16[256 x 4096])".
+std::string describeEpilogueOperands(const KernelManifest &kernel,
+                                     const GemmShape &shape) {
+  std::string text;
+  for (size_t i : epilogueArgIndices(kernel))
+    text +=
+        (text.empty() ? "" : ", ") + describeEpilogueOperand(kernel, i, shape);
+  return "(" + text + ")";
+}
+
+/// The epilogue operands' addresses, checked: one per epilogue argument,
+/// each non-null and aligned to its element.
+std::vector<uint64_t> resolveEpilogue(const KernelManifest &kernel,
+                                      const GemmShape &shape,
+                                      const std::vector<uint64_t> &given) {
+  std::vector<size_t> indices = epilogueArgIndices(kernel);
+  if (given.size() != indices.size()) {
+    std::string what = "kernel '" + kernel.name + "'";
+    if (indices.empty())
+      fail(ErrorKind::Usage, what + " has no epilogue operands; got " +
+                                 std::to_string(given.size()));
+    fail(ErrorKind::Usage, what + "'s epilogue reads " +
+                               std::to_string(indices.size()) + " operand" +
+                               (indices.size() == 1 ? " " : "s ") +
+                               describeEpilogueOperands(kernel, shape) +
+                               ", got " + std::to_string(given.size()));
+  }
+  for (size_t j = 0; j < indices.size(); ++j) {
+    const KernelArg &arg = kernel.args[indices[j]];
+    std::string name = "epilogue operand " +
+                       describeEpilogueOperand(kernel, indices[j], shape);
+    if (given[j] == 0)
+      fail(ErrorKind::Usage, name + " is a null pointer");
+    uint64_t alignment = static_cast<uint64_t>(elementBits(arg.type) / 8);
+    if (given[j] % alignment != 0)
+      fail(ErrorKind::Usage, name + " at " + hexAddress(given[j]) +
+                                 " is not aligned to its " +
+                                 elementTypeName(arg.type) + " elements (" +
+                                 std::to_string(alignment) + " bytes)");
+  }
+  return given;
+}
+
 } // namespace
 
 ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
@@ -132,8 +175,11 @@ ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
     resolved.storages[i] =
         resolveOperand(kernel, resolved.shape, static_cast<Operand>(i),
                        request.operands[i]);
-  resolved.addresses = {request.operands[0].data, request.operands[1].data,
-                        request.operands[2].data};
+  resolved.addresses.a = request.operands[0].data;
+  resolved.addresses.b = request.operands[1].data;
+  resolved.addresses.c = request.operands[2].data;
+  resolved.addresses.epilogue =
+      resolveEpilogue(kernel, resolved.shape, request.epilogue);
   if (int64_t needed = workspaceBytes(kernel, resolved.shape); needed > 0) {
     std::string what = "kernel '" + kernel.name + "' splits K into " +
                        std::to_string(kernel.config.splitK) +
@@ -168,17 +214,25 @@ PreparedLaunch KernelLauncher::prepare(const LaunchRequest &request) const {
   // registered host memory), so that a host pointer is an error here and
   // not a fault in the kernel.
   const DriverApi &cu = driver();
-  for (int i = 0; i < 3; ++i) {
+  auto requireDeviceMemory = [&](uint64_t address, const std::string &name) {
     unsigned int memoryType = 0;
-    CUresult result = cu.cuPointerGetAttribute(
-        &memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-        static_cast<CUdeviceptr>(request.operands[i].data));
+    CUresult result =
+        cu.cuPointerGetAttribute(&memoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                 static_cast<CUdeviceptr>(address));
     if (result != CUDA_SUCCESS)
-      fail(ErrorKind::Usage,
-           std::string("argument '") + operandName(static_cast<Operand>(i)) +
-               "' at " + hexAddress(request.operands[i].data) +
-               " is not memory CUDA knows (a host pointer?)");
-  }
+      fail(ErrorKind::Usage, name + " at " + hexAddress(address) +
+                                 " is not memory CUDA knows (a host "
+                                 "pointer?)");
+  };
+  for (int i = 0; i < 3; ++i)
+    requireDeviceMemory(request.operands[i].data,
+                        std::string("argument '") +
+                            operandName(static_cast<Operand>(i)) + "'");
+  std::vector<size_t> epilogueArgs = epilogueArgIndices(kernel);
+  for (size_t j = 0; j < epilogueArgs.size(); ++j)
+    requireDeviceMemory(request.epilogue[j],
+                        "epilogue operand '" +
+                            kernel.args[epilogueArgs[j]].name + "'");
   TensorMaps maps;
   if (!kernel.tensorMaps.empty())
     maps = TensorMaps(&device, kernel, resolved.storages, resolved.addresses);

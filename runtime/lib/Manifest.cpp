@@ -5,6 +5,7 @@
 #include "tgemm/runtime/Error.h"
 #include "tgemm/runtime/Json.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -52,6 +53,9 @@ public:
 private:
   std::string file;
   bool partial;
+  /// The manifest's version (read() sets it first); a partial kernel entry
+  /// is read as this runtime's.
+  int version = kManifestVersion;
 
   [[noreturn]] void fail(const std::string &path, const std::string &message,
                          ErrorKind kind = ErrorKind::Input) const {
@@ -327,6 +331,66 @@ private:
     return isF32Storage(argType) && isF32Storage(operandType);
   }
 
+  /// Whether `name` is an epilogue operand's ("epilogue" and a number).
+  static bool isEpilogueArgName(const std::string &name) {
+    const std::string prefix = "epilogue";
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix))
+      return false;
+    for (size_t i = prefix.size(); i < name.size(); ++i)
+      if (!std::isdigit(static_cast<unsigned char>(name[i])))
+        return false;
+    return true;
+  }
+
+  /// The names of the epilogue arguments read so far, for messages:
+  /// "epilogue0, epilogue1", or "none".
+  static std::string epilogueArgNames(const KernelManifest &k) {
+    std::string names;
+    for (const KernelArg &arg : k.args)
+      if (arg.epilogue)
+        names += (names.empty() ? "" : ", ") + arg.name;
+    return names.empty() ? "none" : names;
+  }
+
+  /// An epilogue operand's entry: after a, b and c, named epilogue0,
+  /// epilogue1, ... in order, of a type the steps compute with, packed. Its
+  /// rank (1 or C's) is checked against the step that reads it, in
+  /// readEpilogue.
+  void readEpilogueArg(const std::string &p, KernelArg &arg, const bool seen[3],
+                       const KernelManifest &k) const {
+    for (int slot = 0; slot < 3; ++slot)
+      if (!seen[slot])
+        fail(join(p, "name"),
+             "epilogue argument '" + arg.name + "' comes before argument '" +
+                 operandName(static_cast<Operand>(slot)) +
+                 "'; the epilogue's operands follow a, b and c");
+    size_t ordinal = 0;
+    for (const KernelArg &other : k.args)
+      ordinal += other.epilogue;
+    std::string expected = "epilogue" + std::to_string(ordinal);
+    if (arg.name != expected)
+      fail(join(p, "name"), "epilogue argument '" + arg.name +
+                                "' is out of order: the epilogue's operands "
+                                "are numbered from 0 in args order, so this "
+                                "one is '" +
+                                expected + "'");
+    arg.epilogue = true;
+    arg.operand = Operand::C; // meaningless for an epilogue operand
+    if (!isEpilogueOperandType(arg.type))
+      fail(join(p, "type"), std::string("epilogue argument '") + arg.name +
+                                "' has type " + elementTypeName(arg.type) +
+                                "; an epilogue operand is f32, f16 or bf16");
+    if (arg.rank < 1 || arg.rank > 3)
+      fail(join(p, "rank"),
+           "a rank-" + std::to_string(arg.rank) +
+               " epilogue operand is not supported; a bias or scale vector "
+               "is rank 1, a residual has C's rank (2, or 3 when batched)");
+    if (arg.strided)
+      fail(join(p, "strided"), "epilogue argument '" + arg.name +
+                                   "' is strided; an epilogue operand is "
+                                   "always packed");
+  }
+
   void readArgs(const JsonValue &v, const std::string &path,
                 KernelManifest &k) const {
     if (!v.isArray())
@@ -346,16 +410,22 @@ private:
       // Compared before narrowing to int, so that 2^32 + 2 is not rank 2.
       std::string rankPath = join(p, "rank");
       int64_t rank = readInteger(field(entry, p, "rank"), rankPath, 0);
-      if (rank != 2 && rank != 3)
+      bool epilogue = isEpilogueArgName(arg.name);
+      if (!epilogue && rank != 2 && rank != 3)
         fail(rankPath, "a rank-" + std::to_string(rank) +
                            " memref is not supported; A, B and C are rank 2 "
                            "(rank 3 in a batched kernel)");
-      arg.rank = static_cast<int>(rank);
+      arg.rank = static_cast<int>(std::min<int64_t>(rank, 1 << 20));
       if (const JsonValue *strided = entry.find("strided")) {
         if (!strided->isBool())
           fail(join(p, "strided"),
                "expected true or false, got " + describe(*strided));
         arg.strided = strided->getBool();
+      }
+      if (epilogue) {
+        readEpilogueArg(p, arg, seen, k);
+        k.args.push_back(arg);
+        continue;
       }
       const OperandSpec *spec;
       if (arg.name == "a") {
@@ -368,8 +438,10 @@ private:
         arg.operand = Operand::C;
         spec = &k.gemm.c;
       } else {
-        fail(join(p, "name"),
-             "unknown argument '" + arg.name + "' (expected a, b or c)");
+        fail(join(p, "name"), "unknown argument '" + arg.name +
+                                  "' (expected a, b or c, or epilogue0, "
+                                  "epilogue1, ... for the epilogue's "
+                                  "operands)");
       }
       int slot = static_cast<int>(arg.operand);
       if (seen[slot])
@@ -402,6 +474,131 @@ private:
                        operandName(static_cast<Operand>(slot)) + "'");
   }
 
+  /// After readArgs: the fused epilogue's steps. Each bias or scale names
+  /// its broadcast; each of bias, scale and residual reads one epilogue
+  /// argument (by name), the epilogue arguments in order, each exactly
+  /// once, and of the rank its step needs. `argsPath` locates args' entries
+  /// in messages.
+  void readEpilogue(const JsonValue *v, const std::string &path,
+                    const std::string &argsPath, KernelManifest &k) const {
+    if (v) {
+      if (!v->isArray())
+        fail(path, "expected an array of steps, got " + describe(*v));
+      if (!v->getArray().empty() && version < 4)
+        fail(path, "fused epilogue steps need manifest version 4; this "
+                   "manifest is version " +
+                       std::to_string(version));
+      if (!v->getArray().empty() && k.gemm.c.type == ElementType::S32)
+        fail(path, "an s32 C takes no epilogue steps (they compute in f32): "
+                   "an s32 accumulator gives C in f32, f16 or bf16 to "
+                   "dequantize and apply them");
+      for (size_t i = 0; i < v->getArray().size(); ++i)
+        k.epilogue.push_back(
+            readEpilogueStep(v->getArray()[i], index(path, i), argsPath, k));
+    }
+    // Every epilogue argument is read, by exactly one step (readEpilogueStep
+    // refuses a second).
+    for (size_t i = 0; i < k.args.size(); ++i) {
+      if (!k.args[i].epilogue)
+        continue;
+      bool read = false;
+      for (const EpilogueStep &step : k.epilogue)
+        read |= step.arg == static_cast<int>(i);
+      if (!read)
+        fail(index(argsPath, i), "epilogue argument '" + k.args[i].name +
+                                     "' is read by no step of the "
+                                     "kernel's \"epilogue\"");
+    }
+  }
+
+  EpilogueStep readEpilogueStep(const JsonValue &v, const std::string &p,
+                                const std::string &argsPath,
+                                const KernelManifest &k) const {
+    expectObject(v, p, {"op", "broadcast", "arg"});
+    EpilogueStep step;
+    std::string opPath = join(p, "op");
+    std::string name = readString(field(v, p, "op"), opPath);
+    std::optional<EpilogueOp> op = parseEpilogueOp(name);
+    if (!op)
+      fail(opPath, "unknown epilogue op '" + name + "' (expected one of " +
+                       allEpilogueOpNames() + ")");
+    step.op = *op;
+    const JsonValue *broadcast = v.find("broadcast");
+    std::string broadcastPath = join(p, "broadcast");
+    if (takesBroadcast(step.op)) {
+      if (!broadcast)
+        fail(p, "missing field 'broadcast': " + name +
+                    " says how its vector is indexed (row: M elements, "
+                    "col: N, scalar: 1)");
+      std::string text = readString(*broadcast, broadcastPath);
+      std::optional<Broadcast> parsed = parseBroadcast(text);
+      if (!parsed)
+        fail(broadcastPath,
+             "unknown broadcast '" + text + "' (expected row, col or scalar)");
+      step.broadcast = *parsed;
+    } else if (broadcast) {
+      fail(broadcastPath, name + " takes no broadcast (only bias and scale "
+                                 "do)");
+    }
+    const JsonValue *arg = v.find("arg");
+    std::string argPath = join(p, "arg");
+    if (!takesOperand(step.op)) {
+      if (arg)
+        fail(argPath, name + " reads no operand (only bias, scale and "
+                             "residual do)");
+      return step;
+    }
+    if (!arg)
+      fail(p, "missing field 'arg': " + name +
+                  " names the epilogue argument it reads (" +
+                  epilogueArgNames(k) + ")");
+    std::string argName = readString(*arg, argPath);
+    int found = -1;
+    for (size_t i = 0; i < k.args.size(); ++i)
+      if (k.args[i].name == argName)
+        found = static_cast<int>(i);
+    if (found < 0)
+      fail(argPath, "'" + argName +
+                        "' names no argument of the kernel (its "
+                        "epilogue arguments: " +
+                        epilogueArgNames(k) + ")");
+    const KernelArg &operand = k.args[found];
+    if (!operand.epilogue)
+      fail(argPath, "'" + argName + "' is a matrix of the GEMM; " + name +
+                        " reads an epilogue argument (" + epilogueArgNames(k) +
+                        ")");
+    size_t ordinal = 0; // the epilogue arguments the earlier steps read
+    for (const EpilogueStep &earlier : k.epilogue) {
+      if (earlier.arg == found)
+        fail(argPath, "epilogue argument '" + argName +
+                          "' is already read by an earlier step; each is "
+                          "read by exactly one");
+      ordinal += takesOperand(earlier.op);
+    }
+    if (argName != "epilogue" + std::to_string(ordinal))
+      fail(argPath, "'" + argName +
+                        "' is out of order: the steps read the "
+                        "epilogue arguments in args order, so this step reads "
+                        "'epilogue" +
+                        std::to_string(ordinal) + "'");
+    int cRank = 2;
+    for (const KernelArg &candidate : k.args)
+      if (!candidate.epilogue && candidate.operand == Operand::C)
+        cRank = candidate.rank;
+    int wanted = takesBroadcast(step.op) ? 1 : cRank;
+    if (operand.rank != wanted)
+      fail(join(index(argsPath, static_cast<size_t>(found)), "rank"),
+           "epilogue argument '" + argName + "' is read by " + name +
+               (takesBroadcast(step.op)
+                    ? std::string("(") + broadcastName(step.broadcast) +
+                          "), a vector: rank 1"
+                    : std::string(", a matrix of C's shape: rank ") +
+                          std::to_string(cRank)) +
+               ", got " + std::to_string(operand.rank));
+    step.arg = found;
+    return step;
+  }
+
   /// After readArgs: a tensor map names one of the arguments and is checked
   /// against its element type.
   void readTensorMaps(const JsonValue &v, const std::string &path,
@@ -417,7 +614,7 @@ private:
       std::string name = readString(field(entry, p, "operand"), operandPath);
       const KernelArg *arg = nullptr;
       for (const KernelArg &candidate : k.args)
-        if (candidate.name == name)
+        if (candidate.name == name && !candidate.epilogue)
           arg = &candidate;
       if (!arg)
         fail(operandPath, "unknown operand '" + name +
@@ -496,14 +693,14 @@ private:
     std::string alphaPath = join(path, "alpha"), betaPath = join(path, "beta");
     k.gemm.alpha = readNumber(alpha, alphaPath);
     k.gemm.beta = readNumber(beta, betaPath);
-    if (!k.gemm.isInteger())
+    if (k.gemm.c.type != ElementType::S32)
       return;
-    // An s32 epilogue multiplies in integers.
+    // An s32 C is computed in integers (a float C from an s32 accumulator
+    // is dequantized in f32, with any alpha and beta).
     auto requireIntegral = [&](const JsonValue &value, const std::string &p) {
       double d = value.getNumber();
       if (d != std::floor(d) || std::fabs(d) > 2147483647.0)
-        fail(p, "expected an integer for an s32 accumulator, got " +
-                    describe(value));
+        fail(p, "expected an integer for an s32 C, got " + describe(value));
     };
     requireIntegral(alpha, alphaPath);
     requireIntegral(beta, betaPath);
@@ -514,9 +711,10 @@ private:
 KernelManifest ManifestReader::readKernel(const JsonValue &v,
                                           const std::string &path) const {
   expectObject(v, path,
-               {"name", "module", "lowering", "chip", "problem", "a", "b",
-                "c", "acc", "alpha", "beta", "config", "grid", "block",
-                "dynamic_shared_memory", "requires", "args", "tensor_maps"});
+               {"name", "module", "lowering", "chip", "problem", "a", "b", "c",
+                "acc", "alpha", "beta", "config", "grid", "block",
+                "dynamic_shared_memory", "requires", "args", "epilogue",
+                "tensor_maps"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));
@@ -574,6 +772,9 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
                   join(path, "dynamic_shared_memory"), 0);
   readRequirements(field(v, path, "requires"), join(path, "requires"), k);
   readArgs(field(v, path, "args"), join(path, "args"), k);
+  // Optional (version 4): absent (or empty) when the kernel has no steps.
+  readEpilogue(v.find("epilogue"), join(path, "epilogue"), join(path, "args"),
+               k);
   // Optional: absent (or empty) when the kernel takes no TMA descriptors.
   if (const JsonValue *maps = v.find("tensor_maps"))
     readTensorMaps(*maps, join(path, "tensor_maps"), k);
@@ -604,6 +805,7 @@ Manifest ManifestReader::read(const JsonValue &root) {
                         "; this runtime reads versions " +
                         std::to_string(kOldestManifestVersion) + " to " +
                         std::to_string(kManifestVersion));
+  this->version = static_cast<int>(version->getInteger());
   expectObject(root, "", {"version", "kernels"});
   const JsonValue &kernels = field(root, "", "kernels");
   if (!kernels.isArray())
@@ -693,6 +895,26 @@ JsonValue gridExtent(const GridExtent &extent) {
     members.push_back({"times", integer(extent.times)});
   return JsonValue::makeObject(std::move(members));
 }
+/// The steps as `"epilogue"` lists them: the op, a bias or scale's
+/// broadcast, and the name of the argument an operand step reads.
+JsonValue epilogueSteps(const KernelManifest &k) {
+  std::vector<JsonValue> steps;
+  for (const EpilogueStep &step : k.epilogue) {
+    Members members = {{"op", text(epilogueOpName(step.op))}};
+    if (takesBroadcast(step.op))
+      members.push_back({"broadcast", text(broadcastName(step.broadcast))});
+    if (takesOperand(step.op)) {
+      bool valid =
+          step.arg >= 0 && static_cast<size_t>(step.arg) < k.args.size();
+      // An index outside args (an entry still being built) is written as
+      // null, which the reader refuses.
+      members.push_back(
+          {"arg", valid ? text(k.args[step.arg].name) : JsonValue()});
+    }
+    steps.push_back(JsonValue::makeObject(std::move(members)));
+  }
+  return JsonValue::makeArray(std::move(steps));
+}
 } // namespace
 
 JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
@@ -707,13 +929,16 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
   for (const Requirement &r : k.requirements)
     requirements.push_back(JsonValue::makeObject(
         {{"dim", text(dimName(r.dim))}, {"multiple_of", integer(r.multipleOf)}}));
-  for (const KernelArg &arg : k.args)
-    args.push_back(JsonValue::makeObject(
-        {{"name", text(arg.name)},
-         {"kind", text("memref")},
-         {"type", text(elementTypeName(arg.type))},
-         {"rank", integer(arg.rank)},
-         {"strided", JsonValue::makeBool(arg.strided)}}));
+  for (const KernelArg &arg : k.args) {
+    Members members = {{"name", text(arg.name)},
+                       {"kind", text("memref")},
+                       {"type", text(elementTypeName(arg.type))},
+                       {"rank", integer(arg.rank)}};
+    // An epilogue operand is always packed: no "strided".
+    if (!arg.epilogue)
+      members.push_back({"strided", JsonValue::makeBool(arg.strided)});
+    args.push_back(JsonValue::makeObject(std::move(members)));
+  }
   Members kernel = {
       {"name", text(k.name)},
       {"module", text(k.module)},
@@ -737,6 +962,10 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
       {"requires", JsonValue::makeArray(std::move(requirements))},
       {"args", JsonValue::makeArray(std::move(args))},
   };
+  // Only when there are any, so that a kernel without steps reads as
+  // before (and as a version-3 reader expects).
+  if (!k.epilogue.empty())
+    kernel.push_back({"epilogue", epilogueSteps(k)});
   // Only when there are any, so that a kernel without TMA reads as before.
   if (!k.tensorMaps.empty()) {
     std::vector<JsonValue> maps;

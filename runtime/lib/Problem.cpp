@@ -216,7 +216,7 @@ std::string describeStored(Operand operand, Layout layout,
 
 const KernelArg *argumentFor(const KernelManifest &kernel, Operand operand) {
   for (const KernelArg &arg : kernel.args)
-    if (arg.operand == operand)
+    if (!arg.epilogue && arg.operand == operand)
       return &arg;
   return nullptr;
 }
@@ -315,6 +315,87 @@ OperandStorages resolveStorage(const KernelManifest &kernel,
 OperandStorages packedStorage(const KernelManifest &kernel,
                               const GemmShape &shape) {
   return resolveStorage(kernel, shape, StorageRequests());
+}
+
+std::array<int64_t, 3> EpilogueOperandShape::strides() const {
+  std::array<int64_t, 3> out = {0, 0, 0};
+  int64_t stride = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    out[i] = stride;
+    stride *= sizes[i];
+  }
+  return out;
+}
+
+EpilogueOperandShape epilogueOperandShape(const KernelManifest &kernel,
+                                          size_t argIndex,
+                                          const GemmShape &shape) {
+  if (argIndex >= kernel.args.size() || !kernel.args[argIndex].epilogue)
+    fail(ErrorKind::Input, "kernel '" + kernel.name +
+                               "' has no epilogue "
+                               "argument at index " +
+                               std::to_string(argIndex));
+  EpilogueOperandShape out;
+  bool found = false;
+  for (size_t i = 0; i < kernel.epilogue.size() && !found; ++i)
+    if (kernel.epilogue[i].arg == static_cast<int>(argIndex)) {
+      out.step = kernel.epilogue[i];
+      out.stepIndex = i;
+      found = true;
+    }
+  if (!found)
+    fail(ErrorKind::Input, "epilogue argument '" + kernel.args[argIndex].name +
+                               "' of kernel '" + kernel.name +
+                               "' is read by no step");
+  if (takesBroadcast(out.step.op)) {
+    out.rank = 1;
+    out.sizes[0] = out.step.broadcast == Broadcast::Row   ? shape.m
+                   : out.step.broadcast == Broadcast::Col ? shape.n
+                                                          : 1;
+  } else if (shape.batched) {
+    out.rank = 3;
+    out.sizes = {shape.batch, shape.m, shape.n};
+  } else {
+    out.rank = 2;
+    out.sizes = {shape.m, shape.n, 0};
+  }
+  out.elements = 1;
+  for (int i = 0; i < out.rank; ++i)
+    out.elements *= out.sizes[i];
+  return out;
+}
+
+std::vector<size_t> epilogueArgIndices(const KernelManifest &kernel) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < kernel.args.size(); ++i)
+    if (kernel.args[i].epilogue)
+      out.push_back(i);
+  return out;
+}
+
+std::string describeEpilogueStep(const EpilogueStep &step) {
+  std::string text = epilogueOpName(step.op);
+  if (takesBroadcast(step.op))
+    text += std::string("(") + broadcastName(step.broadcast) + ")";
+  return text;
+}
+
+std::string describeEpilogue(const KernelManifest &kernel) {
+  std::string text;
+  for (const EpilogueStep &step : kernel.epilogue)
+    text += (text.empty() ? "" : ",") + describeEpilogueStep(step);
+  return text;
+}
+
+std::string describeEpilogueOperand(const KernelManifest &kernel,
+                                    size_t argIndex, const GemmShape &shape) {
+  EpilogueOperandShape operand = epilogueOperandShape(kernel, argIndex, shape);
+  const KernelArg &arg = kernel.args[argIndex];
+  std::string sizes;
+  for (int i = 0; i < operand.rank; ++i)
+    sizes += (i ? " x " : "") + std::to_string(operand.sizes[i]);
+  return arg.name + ": " + describeEpilogueStep(operand.step) + " " +
+         elementTypeName(arg.type) + "[" + sizes + "]";
 }
 
 } // namespace tgemm::runtime

@@ -345,9 +345,10 @@ size_t matrixBytes(ElementType type, const GemmShape &shape) {
 
 Reference::Reference(const Device &device, BlasLibraries &libraries,
                      const GemmSpec &spec, const GemmShape &shape,
-                     CUdeviceptr a, CUdeviceptr b, const Stream &stream)
-    : spec(spec), shape(shape), a(a), b(b),
-      referencePlan(planReference(spec, shape)) {
+                     CUdeviceptr a, CUdeviceptr b, const Stream &stream,
+                     const std::vector<ReferenceEpilogueStep> &epilogue)
+    : spec(spec), shape(shape), a(a), b(b), epilogue(epilogue),
+      referencePlan(planReference(spec, shape, !epilogue.empty())) {
   const ReferencePlan &plan = referencePlan;
   bool libraryCheck = plan.checkEngine != ReferenceEngine::OwnKernel;
   CUdeviceptr aLib = a, bLib = b;
@@ -359,13 +360,11 @@ Reference::Reference(const Device &device, BlasLibraries &libraries,
   }
   result = DeviceBuffer(device, matrixBytes(spec.c.type, shape),
                         "the reference C");
+  if (plan.epilogueKernel)
+    scratch = DeviceBuffer(device, matrixBytes(plan.scratchType, shape),
+                           "the reference's A*B");
   if (libraryCheck) {
-    CUdeviceptr out = result.address();
-    if (!plan.check.writesC) {
-      scratch = DeviceBuffer(device, matrixBytes(plan.check.outType, shape),
-                             "the reference's A*B");
-      out = scratch.address();
-    }
+    CUdeviceptr out = plan.check.writesC ? result.address() : scratch.address();
     checkGemm = std::make_unique<LibraryGemm>(
         libraries, plan.check, shape, aLib, bLib, out,
         plan.check.writesC ? spec.alpha : 1.0,
@@ -385,18 +384,36 @@ Reference::~Reference() = default;
 const DeviceBuffer &Reference::compute(const DeviceBuffer &initialC,
                                        const Stream &stream) {
   result.copyFrom(initialC);
-  if (!checkGemm) {
-    launchReferenceGemm(spec, shape, a, b, result.address(), stream.get());
+  const ReferencePlan &plan = referencePlan;
+  if (!plan.epilogueKernel) {
+    if (checkGemm)
+      checkGemm->run(stream.get());
+    else
+      launchReferenceGemm(spec, shape, a, b, result.address(), stream.get());
   } else {
-    checkGemm->run(stream.get());
-    if (!referencePlan.check.writesC)
-      launchEpilogue(scratch.address(), referencePlan.check.outType,
-                     result.address(), spec.c.type,
-                     shape.batch * shape.m * shape.n, spec.alpha, spec.beta,
-                     stream.get());
+    // A*B alone into the scratch matrix; the epilogue kernel then applies
+    // alpha, beta, the steps and the one rounding to C's type.
+    if (checkGemm) {
+      checkGemm->run(stream.get());
+    } else {
+      GemmSpec product = spec;
+      product.c.type = plan.scratchType;
+      product.alpha = 1.0;
+      product.beta = 0.0;
+      launchReferenceGemm(product, shape, a, b, scratch.address(),
+                          stream.get());
+    }
+    launchEpilogue(scratch.address(), plan.scratchType, result.address(),
+                   spec.c.type, shape, spec.alpha, spec.beta, epilogue,
+                   stream.get());
   }
   stream.synchronize("computing the reference (" + checkName() + ")");
   return result;
+}
+
+std::string Reference::checkName() const {
+  return referencePlan.describeCheck() +
+         (epilogue.empty() ? "" : " + tgemm epilogue kernel");
 }
 
 void Reference::runAnchor(CUstream stream) {

@@ -147,6 +147,14 @@ __global__ void referenceGemmKernel(DeviceGemm g) {
       continue;
     int64_t index = batch * g.m * g.n + row * g.n + col;
     if constexpr (std::is_integral_v<Acc>) {
+      if (g.cType != ElementType::S32) {
+        // A float C from an s32 accumulator: dequantized in f32.
+        float out = static_cast<float>(g.alpha) * static_cast<float>(sum);
+        if (g.beta != 0)
+          out += static_cast<float>(g.beta) * loadFloatC(g.cType, g.c, index);
+        storeFloatC(g.cType, g.c, index, out);
+        continue;
+      }
       // s32: wraps like the hardware's 32-bit epilogue.
       int64_t out = static_cast<int64_t>(g.alpha) * sum;
       if (g.beta != 0)
@@ -163,13 +171,53 @@ __global__ void referenceGemmKernel(DeviceGemm g) {
   }
 }
 
-__global__ void epilogueKernel(const uint8_t *d, ElementType dType,
-                               uint8_t *c, ElementType cType, int64_t count,
-                               double alpha, double beta) {
+/// The steps as the epilogue kernel takes them: by value, a fixed array.
+struct DeviceEpilogue {
+  int64_t m = 0, n = 0, count = 0;
+  int steps = 0;
+  ReferenceEpilogueStep step[kMaxReferenceEpilogueSteps];
+};
+
+/// Element `i` of a packed epilogue operand (f32, f16 or bf16).
+__device__ float loadOperand(const ReferenceEpilogueStep &step, int64_t i) {
+  return loadFloatC(step.type, reinterpret_cast<const uint8_t *>(step.operand),
+                    i);
+}
+
+/// Epilogue.h's steps on `v`, for element `i` of the batch (row `row`,
+/// column `col` of its matrix).
+__device__ float applySteps(const DeviceEpilogue &e, float v, int64_t i,
+                            int64_t row, int64_t col) {
+  for (int s = 0; s < e.steps; ++s) {
+    const ReferenceEpilogueStep &step = e.step[s];
+    int64_t at = step.broadcast == Broadcast::Row   ? row
+                 : step.broadcast == Broadcast::Col ? col
+                                                    : 0;
+    switch (step.op) {
+    case EpilogueOp::Bias:
+      v += loadOperand(step, at);
+      break;
+    case EpilogueOp::Scale:
+      v *= loadOperand(step, at);
+      break;
+    case EpilogueOp::Residual:
+      v += loadOperand(step, i);
+      break;
+    default:
+      v = applyActivation(step.op, v);
+      break;
+    }
+  }
+  return v;
+}
+
+__global__ void epilogueKernel(const uint8_t *d, ElementType dType, uint8_t *c,
+                               ElementType cType, double alpha, double beta,
+                               DeviceEpilogue e) {
   int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i >= count)
+  if (i >= e.count)
     return;
-  if (dType == ElementType::S32) {
+  if (cType == ElementType::S32) {
     int64_t out = static_cast<int64_t>(alpha) *
                   reinterpret_cast<const int32_t *>(d)[i];
     if (beta != 0)
@@ -179,9 +227,15 @@ __global__ void epilogueKernel(const uint8_t *d, ElementType dType,
         static_cast<int32_t>(static_cast<uint32_t>(out));
     return;
   }
-  float out = static_cast<float>(alpha) * loadFloatC(dType, d, i);
+  // An s32 accumulator is dequantized: converted to f32 first.
+  float acc = dType == ElementType::S32
+                  ? static_cast<float>(reinterpret_cast<const int32_t *>(d)[i])
+                  : loadFloatC(dType, d, i);
+  float out = static_cast<float>(alpha) * acc;
   if (beta != 0)
     out += static_cast<float>(beta) * loadFloatC(cType, c, i);
+  int64_t within = i % (e.m * e.n);
+  out = applySteps(e, out, i, within / e.n, within % e.n);
   storeFloatC(cType, c, i, out);
 }
 
@@ -254,13 +308,30 @@ void launchReferenceGemm(const GemmSpec &spec, const GemmShape &shape,
 }
 
 void launchEpilogue(CUdeviceptr d, ElementType dType, CUdeviceptr c,
-                    ElementType cType, int64_t count, double alpha,
-                    double beta, CUstream stream) {
-  if (count == 0)
+                    ElementType cType, const GemmShape &shape, double alpha,
+                    double beta,
+                    const std::vector<ReferenceEpilogueStep> &steps,
+                    CUstream stream) {
+  if (steps.size() > kMaxReferenceEpilogueSteps)
+    fail(ErrorKind::Unsupported,
+         "the reference epilogue applies at most " +
+             std::to_string(kMaxReferenceEpilogueSteps) + " steps; got " +
+             std::to_string(steps.size()));
+  if (!steps.empty() && cType == ElementType::S32)
+    fail(ErrorKind::Unsupported,
+         "the reference epilogue applies no steps to an s32 C");
+  DeviceEpilogue e;
+  e.m = shape.m;
+  e.n = shape.n;
+  e.count = shape.batch * shape.m * shape.n;
+  e.steps = static_cast<int>(steps.size());
+  for (size_t s = 0; s < steps.size(); ++s)
+    e.step[s] = steps[s];
+  if (e.count == 0)
     return;
-  epilogueKernel<<<blocksFor(count, 256), 256, 0, toRuntime(stream)>>>(
+  epilogueKernel<<<blocksFor(e.count, 256), 256, 0, toRuntime(stream)>>>(
       reinterpret_cast<const uint8_t *>(d), dType,
-      reinterpret_cast<uint8_t *>(c), cType, count, alpha, beta);
+      reinterpret_cast<uint8_t *>(c), cType, alpha, beta, e);
   checkLaunch("the reference epilogue kernel");
 }
 

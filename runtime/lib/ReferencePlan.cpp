@@ -108,8 +108,34 @@ static int64_t libraryGranule(const LibraryCall &call) {
 
 static ReferencePlan planForAnySize(const GemmSpec &spec);
 
-ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape) {
+/// Makes a library check that writes C directly write its accumulator to
+/// the scratch matrix instead, when the epilogue kernel must run after it:
+/// for a fused epilogue, or when the type it writes is not C's (s8 gives
+/// s32; a float C dequantizes). The anchor stays the call it was.
+static void routeThroughEpilogueKernel(ReferencePlan &plan,
+                                       const GemmSpec &spec,
+                                       bool fusedEpilogue) {
+  if (plan.checkEngine == ReferenceEngine::OwnKernel || !plan.check.writesC)
+    return;
+  if (!fusedEpilogue && plan.check.outType == spec.c.type)
+    return;
+  if (plan.anchorIsCheck) {
+    plan.anchor = plan.check;
+    plan.anchorIsCheck = false;
+    plan.anchorNeedsTNCopies = plan.needsTNCopies;
+  }
+  plan.check.writesC = false;
+  // cuBLAS computing in 16F writes f16; the others keep 32 bits.
+  plan.check.outType = spec.isInteger() ? ElementType::S32
+                       : plan.check.computeType == ElementType::F16
+                           ? ElementType::F16
+                           : ElementType::F32;
+}
+
+ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape,
+                            bool fusedEpilogue) {
   ReferencePlan plan = planForAnySize(spec);
+  routeThroughEpilogueKernel(plan, spec, fusedEpilogue);
   auto fits = [&](const LibraryCall &call) {
     int64_t g = libraryGranule(call);
     return shape.m % g == 0 && shape.n % g == 0 && shape.k % g == 0;
@@ -129,6 +155,16 @@ ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape) {
     plan.anchorNote = plan.anchor.describe() + " needs M, N and K multiples "
                       "of " + std::to_string(libraryGranule(plan.anchor)) +
                       "; no anchor at this size";
+  }
+  if (plan.checkEngine == ReferenceEngine::OwnKernel) {
+    // tgemm's kernel writes C itself, unless there are steps to apply or
+    // an s32 accumulator to dequantize.
+    plan.epilogueKernel =
+        fusedEpilogue || (spec.isInteger() && spec.c.type != ElementType::S32);
+    plan.scratchType = spec.isInteger() ? ElementType::S32 : ElementType::F32;
+  } else {
+    plan.epilogueKernel = !plan.check.writesC;
+    plan.scratchType = plan.check.outType;
   }
   return plan;
 }

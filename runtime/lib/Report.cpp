@@ -83,11 +83,13 @@ fields(const RunReport &r) {
       // The memory roofline (--copy): bytes of A, B and C, per kernel time
       // and per time of a copy moving as many.
       {"bytes", r.copyTimed ? std::to_string(r.bytes) : ""},
-      {"kernel_gbs", r.copyTimed && r.kernelTimed
-                         ? format("%.1f", r.kernelBandwidth())
-                         : ""},
+      {"kernel_gbs",
+       r.copyTimed && r.kernelTimed ? format("%.1f", r.kernelBandwidth()) : ""},
       {"copy_ms", r.copyTimed ? format("%.4f", r.copyTime.medianMs) : ""},
       {"copy_gbs", r.copyTimed ? format("%.1f", r.copyBandwidth()) : ""},
+      // The fused epilogue's steps, "scale(col),bias(col),gelu_tanh"
+      // (empty: none), so that a benchmark's rows say what ran.
+      {"epilogue", r.epilogue},
   };
 }
 
@@ -191,20 +193,22 @@ std::string formatTable(const RunReport &r) {
       {"kernel", r.kernel.empty() ? "-" : r.kernel},
       {r.shape.batched ? "BxMxNxK" : "MxNxK", shape},
       {"types", types},
-      {"ms", orDash(r.kernelTimed ? format("%.4f", r.kernelTime.medianMs)
-                                  : "")},
+      {"epilogue", r.epilogue},
+      {"ms",
+       orDash(r.kernelTimed ? format("%.4f", r.kernelTime.medianMs) : "")},
       {unit, orDash(r.kernelTimed ? format("%.1f", r.kernelRate()) : "")},
-      {"anchor", orDash(r.anchorTimed ? r.anchorName + " " + r.anchorLayout
-                                      : "")},
+      {"anchor",
+       orDash(r.anchorTimed ? r.anchorName + " " + r.anchorLayout : "")},
       {"anchor ms",
        orDash(r.anchorTimed ? format("%.4f", r.anchorTime.medianMs) : "")},
       {"anchor " + unit,
        orDash(r.anchorTimed ? format("%.1f", r.anchorRate()) : "")},
-      {"ratio", orDash(r.kernelTimed && r.anchorTimed
-                           ? format("%.2f", r.ratio())
-                           : "")},
+      {"ratio",
+       orDash(r.kernelTimed && r.anchorTimed ? format("%.2f", r.ratio()) : "")},
       {"check", check},
   };
+  if (r.epilogue.empty())
+    columns.erase(columns.begin() + 3); // only a kernel with steps has one
   if (r.copyTimed) {
     columns.insert(columns.end() - 1,
                    {"GB/s", orDash(r.kernelTimed

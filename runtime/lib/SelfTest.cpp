@@ -37,6 +37,10 @@ std::vector<GemmSpec> allSignatures() {
       {ET::S8, ET::S8, ET::S32, ET::S32},
       {ET::U8, ET::U8, ET::S32, ET::S32},
       {ET::S4, ET::S4, ET::S32, ET::S32},
+      // An s32 accumulator dequantized into a float C.
+      {ET::S8, ET::S8, ET::S32, ET::F16},
+      {ET::U8, ET::U8, ET::S32, ET::F32},
+      {ET::S4, ET::S4, ET::S32, ET::BF16},
       {ET::E4M3, ET::E4M3, ET::F32, ET::F32},
       {ET::E4M3, ET::E4M3, ET::F32, ET::F16},
       {ET::E4M3, ET::E4M3, ET::F32, ET::BF16},
@@ -95,6 +99,9 @@ private:
 
   void runCase(const GemmSpec &spec, const GemmShape &shape, bool library);
   void checkWrongTileIsCaught();
+  /// The reference's fused epilogue (the library or tgemm's kernel, then
+  /// the epilogue kernel) against the same steps on the CPU.
+  void runEpilogueCase(const GemmSpec &spec, const GemmShape &shape);
 };
 
 void SelfTest::runCase(const GemmSpec &spec, const GemmShape &shape,
@@ -166,6 +173,92 @@ void SelfTest::runCase(const GemmSpec &spec, const GemmShape &shape,
                " runs");
   } catch (const Error &e) {
     report(false, what, std::string("library reference: ") + e.what());
+  }
+}
+
+void SelfTest::runEpilogueCase(const GemmSpec &spec, const GemmShape &shape) {
+  std::string what = describe(spec, shape) + " + scale(col),bias(row)," +
+                     "residual,gelu_erf,silu";
+  int64_t aMatrix = storedShape(Operand::A, spec.a.layout, shape).elements();
+  int64_t bMatrix = storedShape(Operand::B, spec.b.layout, shape).elements();
+  int64_t cMatrix = shape.m * shape.n, count = shape.batch * cMatrix;
+  std::vector<uint8_t> aHost =
+      makeRandomMatrix(spec.a.type, shape.batch * aMatrix, 5, DataStream::A);
+  std::vector<uint8_t> bHost =
+      makeRandomMatrix(spec.b.type, shape.batch * bMatrix, 5, DataStream::B);
+  std::vector<uint8_t> cInitial =
+      makeRandomMatrix(spec.c.type, count, 5, DataStream::C);
+  // The operands: f32 scale (N), f16 bias (M), bf16 residual (C's shape).
+  std::vector<uint8_t> scale =
+      makeEpilogueOperand(EpilogueOp::Scale, ElementType::F32, shape.n, 5, 0);
+  std::vector<uint8_t> bias =
+      makeEpilogueOperand(EpilogueOp::Bias, ElementType::F16, shape.m, 5, 1);
+  std::vector<uint8_t> residual =
+      makeEpilogueOperand(EpilogueOp::Residual, ElementType::BF16, count, 5, 2);
+
+  // CPU: alpha*A*B + beta*C in double, then the steps in f32 as
+  // Epilogue.h defines them, rounded once to C's type.
+  GemmSpec product = spec; // alpha*A*B alone; beta*C is added below
+  product.c.type = ElementType::F32;
+  product.beta = 0;
+  std::vector<uint8_t> expected = cInitial;
+  std::vector<uint8_t> sum(static_cast<size_t>(4 * cMatrix));
+  GemmShape one = shape;
+  one.batch = 1;
+  one.batched = false;
+  for (int64_t i = 0; i < shape.batch; ++i) {
+    cpuGemm(product, one, aHost.data() + storageBytes(spec.a.type, i * aMatrix),
+            bHost.data() + storageBytes(spec.b.type, i * bMatrix), sum.data());
+    for (int64_t e = 0; e < cMatrix; ++e) {
+      int64_t at = i * cMatrix + e, row = e / shape.n, col = e % shape.n;
+      float v =
+          static_cast<float>(loadElement(ElementType::F32, sum.data(), e));
+      if (spec.beta != 0)
+        v += static_cast<float>(spec.beta *
+                                loadElement(spec.c.type, cInitial.data(), at));
+      v *= static_cast<float>(loadElement(ElementType::F32, scale.data(), col));
+      v += static_cast<float>(loadElement(ElementType::F16, bias.data(), row));
+      v += static_cast<float>(
+          loadElement(ElementType::BF16, residual.data(), at));
+      v = applyActivation(EpilogueOp::GeluErf, v);
+      v = applyActivation(EpilogueOp::Silu, v);
+      storeElement(spec.c.type, expected.data(), at, v);
+    }
+  }
+  try {
+    Stream stream;
+    DeviceBuffer a(device, aHost.size(), "A"), b(device, bHost.size(), "B");
+    DeviceBuffer c0(device, cInitial.size(), "C0");
+    DeviceBuffer s(device, scale.size(), "the scale"),
+        x(device, bias.size(), "the bias"),
+        r(device, residual.size(), "the residual");
+    a.upload(aHost.data(), aHost.size());
+    b.upload(bHost.data(), bHost.size());
+    c0.upload(cInitial.data(), cInitial.size());
+    s.upload(scale.data(), scale.size());
+    x.upload(bias.data(), bias.size());
+    r.upload(residual.data(), residual.size());
+    std::vector<ReferenceEpilogueStep> steps(5);
+    steps[0] = {EpilogueOp::Scale, Broadcast::Col, s.address(),
+                ElementType::F32};
+    steps[1] = {EpilogueOp::Bias, Broadcast::Row, x.address(),
+                ElementType::F16};
+    steps[2] = {EpilogueOp::Residual, Broadcast::Col, r.address(),
+                ElementType::BF16};
+    steps[3].op = EpilogueOp::GeluErf;
+    steps[4].op = EpilogueOp::Silu;
+    Reference reference(device, libraries, spec, shape, a.address(),
+                        b.address(), stream, steps);
+    const DeviceBuffer &result = reference.compute(c0, stream);
+    std::vector<uint8_t> got(cInitial.size());
+    result.download(got.data(), got.size());
+    CompareResult cmp = compareBatch(
+        spec.c.type, got.data(), expected.data(), shape.batch, shape.batched,
+        shape.m, shape.n, toleranceFor(spec, shape.k, true));
+    report(cmp.passed, what,
+           reference.checkName() + " vs CPU: " + verdict(cmp));
+  } catch (const Error &e) {
+    report(false, what, std::string("reference epilogue: ") + e.what());
   }
 }
 
@@ -243,6 +336,24 @@ int SelfTest::run() {
     spec.alpha = spec.isInteger() ? 2 : 1.5;
     spec.beta = spec.isInteger() ? -3 : 0.5;
     runCase(spec, batch, library);
+  }
+  // Fused epilogues, through a library (f16, s8 dequantized, e4m3 through
+  // cuBLASLt writing f32) and through tgemm's own kernel (u8), on one
+  // matrix and on a batch.
+  for (ElementType t : {ElementType::F16, ElementType::S8, ElementType::U8,
+                        ElementType::E4M3}) {
+    if (isFloat8Type(t) && !fp8Library)
+      continue;
+    GemmSpec spec;
+    spec.a.type = spec.b.type = t;
+    spec.acc = isIntegerType(t) ? ElementType::S32 : ElementType::F32;
+    spec.c.type = t == ElementType::F16 ? ElementType::F16 : ElementType::BF16;
+    spec.a.layout = Layout::Row;
+    spec.b.layout = Layout::Col;
+    spec.alpha = isIntegerType(t) ? 0.0625 : 1.0;
+    spec.beta = 0.5;
+    runEpilogueCase(spec, small);
+    runEpilogueCase(spec, batch);
   }
   checkWrongTileIsCaught();
   out << "self-test: " << cases << " checks, " << failures << " failed\n";

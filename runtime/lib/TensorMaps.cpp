@@ -204,7 +204,7 @@ TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
                        : map.operand == Operand::B ? kernel.gemm.b.type
                                                    : kernel.gemm.c.type;
     for (const KernelArg &arg : kernel.args)
-      if (arg.operand == map.operand)
+      if (!arg.epilogue && arg.operand == map.operand)
         type = arg.type;
     TensorMapDescription description =
         describeTensorMap(map, type, storages[operand], base);
@@ -244,7 +244,7 @@ TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
     hostValues.resize(slots.size());
     if (everyMapMade())
       for (size_t i = 0; i < slots.size(); ++i)
-        std::memcpy(&hostValues[i], &encoded[slots[i]],
+        std::memcpy(static_cast<void *>(&hostValues[i]), &encoded[slots[i]],
                     sizeof(TensorMapValue));
     return;
   }

@@ -4,12 +4,18 @@
 
 #include "tgemm/runtime/c_api.h"
 
+#include <cstddef>
 #include <cstring>
 #include <string>
 
 TEST(capiAbi) {
   EXPECT_EQ(tgemm_rt_abi_version(), TGEMM_RT_ABI_VERSION);
   EXPECT_EQ(tgemm_rt_result_size(), sizeof(tgemm_rt_result));
+  // ABI 2: tgemm_rt_launch_args ends with the epilogue operands.
+  EXPECT_EQ(TGEMM_RT_ABI_VERSION, 2);
+  EXPECT_EQ(tgemm_rt_launch_args_size(), sizeof(tgemm_rt_launch_args));
+  EXPECT_EQ(offsetof(tgemm_rt_launch_args, num_epilogue) + sizeof(int64_t),
+            sizeof(tgemm_rt_launch_args));
   EXPECT_EQ(std::string(tgemm_rt_last_error()), std::string(""));
 }
 

@@ -255,3 +255,59 @@ TEST(compareDescribesPadding) {
                         "allocation outside the matrix changed, the first at "
                         "row 1, column 4"));
 }
+
+TEST(compareToleranceWithEpilogue) {
+  GemmSpec f32 = makeSpec(ElementType::F16, ElementType::F32, ElementType::F32);
+  Tolerance plain = toleranceFor(f32, 1024);
+  Tolerance fused = toleranceFor(f32, 1024, /*fusedEpilogue=*/true);
+  EXPECT_TRUE(std::fabs(fused.frobenius - plain.frobenius -
+                        kEpilogueRelativeError) < 1e-12);
+  EXPECT_TRUE(std::fabs(fused.relative - plain.relative -
+                        kEpilogueRelativeError) < 1e-12);
+  // An s32 accumulator dequantized into a float C is compared as floats;
+  // only an s32 C is exact.
+  Tolerance dequantized = toleranceFor(
+      makeSpec(ElementType::S8, ElementType::S32, ElementType::F16), 4096);
+  EXPECT_TRUE(!dequantized.exact && dequantized.frobenius > 0);
+
+  // A GEMM with scale(col), bias(col) and gelu_tanh, rounded to f16: a
+  // kernel whose activation is off by 1e-6 relative (ex2.approx) passes;
+  // one that indexes the bias by row instead of column fails.
+  GemmSpec spec =
+      makeSpec(ElementType::F16, ElementType::F32, ElementType::F16);
+  GemmShape shape{64, 48, 256};
+  GemmSpec product = spec;
+  product.c.type = ElementType::F32;
+  Problem p = makeProblem(product, shape);
+  std::vector<uint8_t> acc(shape.m * shape.n * 4);
+  cpuGemm(product, shape, p.a.data(), p.b.data(), acc.data());
+  auto scale =
+      makeEpilogueOperand(EpilogueOp::Scale, ElementType::F32, shape.n, 1, 0);
+  auto bias = makeEpilogueOperand(EpilogueOp::Bias, ElementType::F32,
+                                  std::max(shape.m, shape.n), 1, 1);
+  auto apply = [&](bool approximate, bool biasByRow) {
+    std::vector<uint8_t> out(shape.m * shape.n * 2);
+    for (int64_t i = 0; i < shape.m; ++i)
+      for (int64_t j = 0; j < shape.n; ++j) {
+        int64_t e = i * shape.n + j;
+        float v =
+            static_cast<float>(loadElement(ElementType::F32, acc.data(), e));
+        v *= static_cast<float>(loadElement(ElementType::F32, scale.data(), j));
+        v += static_cast<float>(
+            loadElement(ElementType::F32, bias.data(), biasByRow ? i : j));
+        v = applyActivation(EpilogueOp::GeluTanh, v);
+        if (approximate)
+          v *= 1.0f + 1e-6f;
+        storeElement(ElementType::F16, out.data(), e, v);
+      }
+    return out;
+  };
+  std::vector<uint8_t> expected = apply(false, false);
+  Tolerance t = toleranceFor(spec, shape.k, true);
+  EXPECT_TRUE(compareMatrices(ElementType::F16, apply(true, false).data(),
+                              expected.data(), shape.m, shape.n, t)
+                  .passed);
+  EXPECT_TRUE(!compareMatrices(ElementType::F16, apply(false, true).data(),
+                               expected.data(), shape.m, shape.n, t)
+                   .passed);
+}

@@ -159,3 +159,42 @@ TEST(inputsPaddingChanges) {
   EXPECT_EQ(comparePadding(ElementType::S4, s4, x.data(), y.data()).changed,
             int64_t(0));
 }
+
+TEST(inputsEpilogueOperands) {
+  struct Range {
+    EpilogueOp op;
+    double lo, hi;
+  };
+  // Bias and residual in [-1, 1]; scale in [0.5, 1.5], never zero.
+  const Range ranges[] = {{EpilogueOp::Bias, -1, 1},
+                          {EpilogueOp::Residual, -1, 1},
+                          {EpilogueOp::Scale, 0.5, 1.5}};
+  for (const Range &r : ranges) {
+    for (ElementType type :
+         {ElementType::F32, ElementType::F16, ElementType::BF16}) {
+      int64_t n = 70001; // several threads' chunks
+      auto data = makeEpilogueOperand(r.op, type, n, 7, 0);
+      EXPECT_EQ(int64_t(data.size()), storageBytes(type, n));
+      double lo = 1e9, hi = -1e9;
+      for (int64_t i = 0; i < n; ++i) {
+        double v = loadElement(type, data.data(), i);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      EXPECT_TRUE(lo >= r.lo && hi <= r.hi);
+      EXPECT_TRUE(hi - lo > 0.9 * (r.hi - r.lo));
+    }
+  }
+  // Reproducible from the seed; each operand (ordinal) its own stream,
+  // apart from A, B and C's.
+  auto first =
+      makeEpilogueOperand(EpilogueOp::Bias, ElementType::F32, 64, 3, 0);
+  EXPECT_TRUE(first == makeEpilogueOperand(EpilogueOp::Bias, ElementType::F32,
+                                           64, 3, 0));
+  EXPECT_TRUE(first != makeEpilogueOperand(EpilogueOp::Bias, ElementType::F32,
+                                           64, 3, 1));
+  EXPECT_TRUE(first != makeEpilogueOperand(EpilogueOp::Bias, ElementType::F32,
+                                           64, 4, 0));
+  EXPECT_TRUE(first !=
+              makeRandomMatrix(ElementType::F32, 64, 3, DataStream::C));
+}

@@ -173,3 +173,115 @@ TEST(kernelArgsTensorMaps) {
   plain.setTensorMaps({});
   EXPECT_EQ(plain.values().size(), size_t(21));
 }
+
+namespace {
+/// The epilogue kernel of TestSupport (scale(col) f32, bias(row) f16,
+/// residual bf16, gelu_tanh) with dynamic sizes.
+KernelManifest epilogueKernel() {
+  std::string text = tgemm::test::epilogueManifest();
+  text = REPLACE(text, R"({"m": 4096, "n": 4096, "k": 4096})",
+                 R"({"m": null, "n": null, "k": null})");
+  return parseManifest(text, "m.json").kernels[0];
+}
+const uint64_t S = 0x7f0000600000, Bias = 0x7f0000700000, R = 0x7f0000800000;
+} // namespace
+
+TEST(kernelArgsEpilogueOperands) {
+  KernelManifest k = epilogueKernel();
+  OperandAddresses addresses;
+  addresses.a = A;
+  addresses.b = B;
+  addresses.c = C;
+  addresses.epilogue = {S, Bias, R};
+  // M=256, N=512, K=64: scale is N long, bias M long, the residual M x N.
+  KernelArgs args(k, GemmShape{256, 512, 64}, addresses);
+  Values expected = {A,    A,    0, 256, 64,  64,  1, //
+                     B,    B,    0, 512, 64,  64,  1, //
+                     C,    C,    0, 256, 512, 512, 1, //
+                     S,    S,    0, 512, 1,           //
+                     Bias, Bias, 0, 256, 1,           //
+                     R,    R,    0, 256, 512, 512, 1};
+  EXPECT_TRUE(args.values() == expected);
+  EXPECT_EQ(args.values().size(), size_t(3 * 7 + 2 * 5 + 7));
+  // Too few or too many addresses are refused, not launched.
+  addresses.epilogue.pop_back();
+  EXPECT_ERROR(KernelArgs(k, GemmShape{256, 512, 64}, addresses),
+               ErrorKind::Input,
+               "kernel 'gemm_f16_f32_kernel' reads 3 epilogue operands, but "
+               "2 addresses were given");
+  // A kernel without an epilogue takes none.
+  addresses.epilogue = {S};
+  EXPECT_ERROR(KernelArgs(example("row", "col"), GemmShape{8, 8, 8}, addresses),
+               ErrorKind::Input, "reads 0 epilogue operands, but 1");
+}
+
+TEST(kernelArgsEpilogueBeforeWorkspaceAndScalar) {
+  KernelManifest k = epilogueKernel();
+  // One scalar bias, then split K: the workspace follows the epilogue.
+  k.epilogue = {k.epilogue[1]};
+  k.epilogue[0].broadcast = Broadcast::Scalar;
+  k.epilogue[0].arg = 3;
+  k.args.resize(4);
+  k.args[3].type = ElementType::F16;
+  k.config.splitK = 2;
+  OperandAddresses addresses;
+  addresses.a = A;
+  addresses.b = B;
+  addresses.c = C;
+  addresses.workspace = 0x7f0000900000;
+  addresses.epilogue = {Bias};
+  GemmShape shape{128, 128, 64};
+  KernelArgs args(k, shape, addresses);
+  Values tail(args.values().end() - 10, args.values().end());
+  Values expected = {Bias,
+                     Bias,
+                     0,
+                     1,
+                     1, //
+                     addresses.workspace,
+                     addresses.workspace,
+                     0,
+                     static_cast<uint64_t>(workspaceBytes(k, shape)),
+                     1};
+  EXPECT_TRUE(tail == expected);
+}
+
+TEST(kernelArgsEpilogueBatchedResidual) {
+  std::string text = tgemm::test::batchedManifest();
+  text = REPLACE(text, R"("version": 2)", R"("version": 4)");
+  text = REPLACE(text, R"("rank": 3, "strided": true}
+      ])",
+                 R"("rank": 3, "strided": true},
+        {"name": "epilogue0", "kind": "memref", "type": "f16", "rank": 1},
+        {"name": "epilogue1", "kind": "memref", "type": "f32", "rank": 3}
+      ],
+      "epilogue": [{"op": "bias", "broadcast": "col", "arg": "epilogue0"},
+                   {"op": "residual", "arg": "epilogue1"}, {"op": "silu"}])");
+  KernelManifest k = parseManifest(text, "m.json").kernels[0];
+  GemmShape shape{64, 32, 16, 4, true};
+  // The vector is shared by the batch; the residual is batch x M x N.
+  EpilogueOperandShape bias = epilogueOperandShape(k, 3, shape);
+  EXPECT_EQ(bias.rank, 1);
+  EXPECT_EQ(bias.elements, int64_t(32));
+  EpilogueOperandShape residual = epilogueOperandShape(k, 4, shape);
+  EXPECT_EQ(residual.rank, 3);
+  EXPECT_EQ(residual.elements, int64_t(4 * 64 * 32));
+  EXPECT_TRUE((residual.strides() == std::array<int64_t, 3>{64 * 32, 32, 1}));
+  EXPECT_EQ(describeEpilogueOperand(k, 4, shape),
+            std::string("epilogue1: residual f32[4 x 64 x 32]"));
+  EXPECT_EQ(describeEpilogue(k), std::string("bias(col),residual,silu"));
+  EXPECT_TRUE((epilogueArgIndices(k) == std::vector<size_t>{3, 4}));
+  EXPECT_ERROR(epilogueOperandShape(k, 2, shape), ErrorKind::Input,
+               "has no epilogue argument at index 2");
+  OperandAddresses addresses;
+  addresses.a = A;
+  addresses.b = B;
+  addresses.c = C;
+  addresses.epilogue = {Bias, R};
+  KernelArgs args(k, packedStorage(k, shape), addresses);
+  Values tail(args.values().end() - 14, args.values().end());
+  Values expected = {Bias, Bias, 0, 32, 1, //
+                     R,    R,    0, 4,  64, 32, 64 * 32, 32, 1};
+  // 5 + 9 values: the vector, then the rank-3 residual.
+  EXPECT_TRUE(tail == expected);
+}

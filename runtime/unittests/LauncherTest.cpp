@@ -215,3 +215,105 @@ TEST(manifestSplitKMustMatchGrid) {
   EXPECT_EQ(parseManifest(written, "w.json").kernels[0].config.splitK,
             int64_t(4));
 }
+
+namespace {
+/// TestSupport's epilogue kernel (scale(col) f32, bias(row) f16, residual
+/// bf16, gelu_tanh) with dynamic sizes.
+KernelManifest epilogueExample() {
+  std::string text = tgemm::test::epilogueManifest();
+  text = REPLACE(text, R"({"m": 4096, "n": 4096, "k": 4096})",
+                 R"({"m": null, "n": null, "k": null})");
+  return parseManifest(text, "m.json").kernels[0];
+}
+const uint64_t kScale = 0x7f0000600000, kBias = 0x7f0000700000,
+               kResidual = 0x7f0000800000;
+} // namespace
+
+TEST(launchEpilogueOperands) {
+  KernelManifest k = epilogueExample();
+  LaunchRequest good = request(256, 512, 64);
+  good.epilogue = {kScale, kBias, kResidual};
+  ResolvedLaunch r = resolveLaunch(k, good);
+  EXPECT_TRUE((r.addresses.epilogue ==
+               std::vector<uint64_t>{kScale, kBias, kResidual}));
+  // They reach the parameters after C's memref.
+  KernelArgs args(k, r.storages, r.addresses);
+  EXPECT_EQ(args.values()[21], kScale);
+  EXPECT_EQ(args.values()[24], uint64_t(512)); // scale(col): N elements
+  EXPECT_EQ(args.values()[26], kBias);
+  EXPECT_EQ(args.values()[29], uint64_t(256)); // bias(row): M elements
+
+  LaunchRequest missing = request(256, 512, 64);
+  missing.epilogue = {kScale};
+  EXPECT_ERROR(resolveLaunch(k, missing), ErrorKind::Usage,
+               "kernel 'gemm_f16_f32_kernel''s epilogue reads 3 operands "
+               "(epilogue0: scale(col) f32[512], epilogue1: bias(row) "
+               "f16[256], epilogue2: residual bf16[256 x 512]), got 1");
+  LaunchRequest null = good;
+  null.epilogue[2] = 0;
+  EXPECT_ERROR(resolveLaunch(k, null), ErrorKind::Usage,
+               "epilogue operand epilogue2: residual bf16[256 x 512] is a "
+               "null pointer");
+  LaunchRequest odd = good;
+  odd.epilogue[0] = kScale + 2; // f32 needs 4 bytes
+  EXPECT_ERROR(resolveLaunch(k, odd), ErrorKind::Usage,
+               "epilogue operand epilogue0: scale(col) f32[512] at "
+               "0x7f0000600002 is not aligned to its f32 elements (4 bytes)");
+  LaunchRequest oddHalf = good;
+  oddHalf.epilogue[1] = kBias + 1;
+  EXPECT_ERROR(resolveLaunch(k, oddHalf), ErrorKind::Usage,
+               "is not aligned to its f16 elements (2 bytes)");
+  // A kernel without an epilogue takes no operands for one.
+  LaunchRequest extra = request(256, 512, 64);
+  extra.epilogue = {kScale};
+  EXPECT_ERROR(resolveLaunch(dynamicExample(), extra), ErrorKind::Usage,
+               "kernel 'gemm_f16_f32_kernel' has no epilogue operands; got 1");
+}
+
+TEST(capiCheckLaunchEpilogue) {
+  std::string manifest = tgemm::test::writeTempFile(
+      "epilogue.json", tgemm::test::epilogueManifest());
+  tgemm_rt_launch_args args;
+  std::memset(&args, 0, sizeof(args));
+  args.a.data = 0x7f0000001000;
+  args.b.data = 0x7f0000200000;
+  args.c.data = 0x7f0000400000;
+  // Without the operands: the count names what the kernel reads.
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_USAGE);
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("epilogue reads 3 operands (epilogue0: scale(col) "
+                        "f32[4096], epilogue1: bias(row) f16[4096], "
+                        "epilogue2: residual bf16[4096 x 4096]), got 0") !=
+              std::string::npos);
+  uint64_t operands[3] = {kScale, kBias, kResidual};
+  args.epilogue = operands;
+  args.num_epilogue = 3;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_OK);
+  args.num_epilogue = -1;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_USAGE);
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("num_epilogue must not be negative, got -1") !=
+              std::string::npos);
+  args.num_epilogue = 3;
+  args.epilogue = nullptr;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_USAGE);
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("num_epilogue is 3 but the epilogue array is NULL") !=
+              std::string::npos);
+  operands[1] = 0;
+  args.epilogue = operands;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_USAGE);
+  EXPECT_TRUE(std::string(tgemm_rt_last_error())
+                  .find("epilogue operand epilogue1: bias(row) f16[4096] is "
+                        "a null pointer") != std::string::npos);
+  // A call that succeeds clears the error.
+  operands[1] = kBias;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_OK);
+  EXPECT_EQ(std::string(tgemm_rt_last_error()), std::string(""));
+}

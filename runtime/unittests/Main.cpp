@@ -66,6 +66,28 @@ std::string exampleManifest() {
 )";
 }
 
+std::string epilogueManifest() {
+  std::string text = exampleManifest();
+  auto replace = [&](const std::string &from, const std::string &to) {
+    text = replaceOnce(text, from, to, __FILE__, __LINE__);
+  };
+  replace(R"("version": 2)", R"("version": 4)");
+  replace(R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2}
+      ])",
+          R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2},
+        {"name": "epilogue0", "kind": "memref", "type": "f32", "rank": 1},
+        {"name": "epilogue1", "kind": "memref", "type": "f16", "rank": 1},
+        {"name": "epilogue2", "kind": "memref", "type": "bf16", "rank": 2}
+      ],
+      "epilogue": [
+        {"op": "scale", "broadcast": "col", "arg": "epilogue0"},
+        {"op": "bias", "broadcast": "row", "arg": "epilogue1"},
+        {"op": "residual", "arg": "epilogue2"},
+        {"op": "gelu_tanh"}
+      ])");
+  return text;
+}
+
 std::string batchedManifest() {
   std::string text = exampleManifest();
   auto replace = [&](const std::string &from, const std::string &to) {

@@ -108,15 +108,15 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 2)", R"("version": 4)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 4; this runtime "
-     "reads versions 2 to 3"},
+    {R"("version": 2)", R"("version": 5)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 5; this runtime "
+     "reads versions 2 to 4"},
     {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
      "manifest.json: version: unsupported manifest version 0; this runtime "
-     "reads versions 2 to 3"},
+     "reads versions 2 to 4"},
     {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
      "manifest.json: version: manifest version 1 is older than this "
-     "runtime's 3 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "runtime's 4 (version 2 adds \"tensor_maps\"): recompile the kernel "
      "with this tgemm"},
     {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
@@ -162,8 +162,8 @@ const BadManifest kBadManifests[] = {
      "accumulator type bf16 is not one of f32, f16, s32"},
     {R"("acc": "f32")", R"("acc": "s32")", ErrorKind::Unsupported,
      "kernels[0]: unsupported type combination f16*f16->f32 (acc s32)"},
-    {R"("c": {"type": "f32")", R"("c": {"type": "s32")",
-     ErrorKind::Unsupported, "unsupported type combination"},
+    {R"("c": {"type": "f32")", R"("c": {"type": "s32")", ErrorKind::Unsupported,
+     "unsupported type combination"},
     {R"("alpha": 1.0)", R"("alpha": "1")", ErrorKind::Input,
      "kernels[0].alpha: expected a number, got \"1\""},
     {R"("beta": 0.0,)", "", ErrorKind::Input, "missing field 'beta'"},
@@ -198,14 +198,13 @@ const BadManifest kBadManifests[] = {
      "kernels[0].block: expected an array of 3 integers"},
     {R"("block": [128, 1, 1])", R"("block": [2048, 1, 1])", ErrorKind::Input,
      "kernels[0].block: a block of more than 1024 threads cannot launch"},
-    {R"("block": [128, 1, 1])", R"("block": [128, 1.5, 1])",
-     ErrorKind::Input, "kernels[0].block[1]: expected an integer, got 1.5"},
+    {R"("block": [128, 1, 1])", R"("block": [128, 1.5, 1])", ErrorKind::Input,
+     "kernels[0].block[1]: expected an integer, got 1.5"},
     {R"("dynamic_shared_memory": 61440)", R"("dynamic_shared_memory": -1)",
      ErrorKind::Input,
      "kernels[0].dynamic_shared_memory: expected an integer >= 0, got -1"},
-    {R"("dynamic_shared_memory": 61440)",
-     R"("dynamic_shared_memory": "big")", ErrorKind::Input,
-     "expected an integer, got \"big\""},
+    {R"("dynamic_shared_memory": 61440)", R"("dynamic_shared_memory": "big")",
+     ErrorKind::Input, "expected an integer, got \"big\""},
     {R"({"dim": "k", "multiple_of": 32})", R"({"dim": "k", "multiple_of": 0})",
      ErrorKind::Input,
      "kernels[0].requires[2].multiple_of: expected an integer >= 1"},
@@ -215,9 +214,8 @@ const BadManifest kBadManifests[] = {
      R"({"dim": "batch", "multiple_of": 2})", ErrorKind::Input,
      "kernels[0].requires[2].dim: dimension 'batch' in a kernel that is not "
      "batched"},
-    {R"({"dim": "k", "multiple_of": 32})",
-     R"({"dim": "k", "at_least": 32})", ErrorKind::Input,
-     "kernels[0].requires[2]: unknown field 'at_least'"},
+    {R"({"dim": "k", "multiple_of": 32})", R"({"dim": "k", "at_least": 32})",
+     ErrorKind::Input, "kernels[0].requires[2]: unknown field 'at_least'"},
     {R"("requires": [{"dim": "m", "multiple_of": 128},
                    {"dim": "n", "multiple_of": 128},
                    {"dim": "k", "multiple_of": 32}])",
@@ -230,28 +228,33 @@ const BadManifest kBadManifests[] = {
      ErrorKind::Input, "kernels[0].args[2].name: argument 'a' appears twice"},
     {R"("name": "c", "kind": "memref")", R"("name": "d", "kind": "memref")",
      ErrorKind::Input,
-     "kernels[0].args[2].name: unknown argument 'd' (expected a, b or c)"},
+     "kernels[0].args[2].name: unknown argument 'd' (expected a, b or c, or "
+     "epilogue0, epilogue1, ... for the epilogue's operands)"},
     {R"("name": "a", "kind": "memref")", R"("name": "a", "kind": "scalar")",
      ErrorKind::Input,
      "kernels[0].args[0].kind: unsupported argument kind 'scalar'"},
     {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 4})",
-     ErrorKind::Input, "kernels[0].args[2].rank: a rank-4 memref is not "
-                       "supported; A, B and C are rank 2 (rank 3 in a batched "
-                       "kernel)"},
+     ErrorKind::Input,
+     "kernels[0].args[2].rank: a rank-4 memref is not "
+     "supported; A, B and C are rank 2 (rank 3 in a batched "
+     "kernel)"},
     {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 1})",
-     ErrorKind::Input, "kernels[0].args[2].rank: a rank-1 memref is not "
-                       "supported"},
+     ErrorKind::Input,
+     "kernels[0].args[2].rank: a rank-1 memref is not "
+     "supported"},
     // Mixed ranks.
     {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 3})",
-     ErrorKind::Input, "kernels[0].args[2].rank: argument 'c' has rank 3 but "
-                       "argument 'a' has rank 2; A, B and C have the same "
-                       "rank"},
-    {R"("type": "f16", "rank": 2})", R"("type": "f16", "rank": 3})",
-     ErrorKind::Input, "kernels[0].args[0].rank: argument 'a' has rank 3 but "
-                       "the kernel is not batched (its problem has no "
-                       "\"batch\")"},
-    {R"("type": "f32", "rank": 2})", R"("type": "f32", "rank": 2, "strided": 1})",
      ErrorKind::Input,
+     "kernels[0].args[2].rank: argument 'c' has rank 3 but "
+     "argument 'a' has rank 2; A, B and C have the same "
+     "rank"},
+    {R"("type": "f16", "rank": 2})", R"("type": "f16", "rank": 3})",
+     ErrorKind::Input,
+     "kernels[0].args[0].rank: argument 'a' has rank 3 but "
+     "the kernel is not batched (its problem has no "
+     "\"batch\")"},
+    {R"("type": "f32", "rank": 2})",
+     R"("type": "f32", "rank": 2, "strided": 1})", ErrorKind::Input,
      "kernels[0].args[2].strided: expected true or false, got 1"},
     {R"("type": "f32", "rank": 2})",
      R"("type": "f32", "rank": 2, "strided": "yes"})", ErrorKind::Input,
@@ -412,8 +415,8 @@ TEST(manifestIntegerEpilogue) {
   EXPECT_TRUE(parse(s8).kernels[0].gemm.isInteger());
   EXPECT_ERROR(parse(REPLACE(s8, R"("alpha": 1.0)", R"("alpha": 1.5)")),
                ErrorKind::Input,
-               "kernels[0].alpha: expected an integer for an s32 "
-               "accumulator, got 1.5");
+               "kernels[0].alpha: expected an integer for an s32 C, got "
+               "1.5");
   EXPECT_ERROR(parse(REPLACE(s8, R"("beta": 0.0)", R"("beta": 1e10)")),
                ErrorKind::Input, "kernels[0].beta: expected an integer");
 }
@@ -605,7 +608,7 @@ TEST(manifestTensorMapsRoundTrip) {
   // A kernel without tensor maps is written without the field.
   std::string plain = writeManifest(parse(withTensorMaps("[]")));
   EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
-  EXPECT_TRUE(plain.find("\"version\": 3") != std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 4") != std::string::npos);
   // The partial reader (a kernel not yet compiled) takes them too.
   KernelManifest k = a;
   k.lowering.clear();
@@ -746,4 +749,278 @@ TEST(manifestTensorMapsOfByteTypes) {
       ErrorKind::Input,
       "kernels[0].tensor_maps[0].operand: operand 'b' is s4, which a tensor "
       "map cannot describe (TMA moves whole bytes)");
+}
+
+TEST(manifestEpilogueReads) {
+  Manifest m = parse(tgemm::test::epilogueManifest());
+  const KernelManifest &k = m.kernels[0];
+  EXPECT_EQ(m.version, 4);
+  EXPECT_EQ(k.args.size(), size_t(6));
+  EXPECT_TRUE(!k.args[2].epilogue && k.args[2].operand == Operand::C);
+  EXPECT_TRUE(k.args[3].epilogue && k.args[3].rank == 1 &&
+              k.args[3].type == ElementType::F32);
+  EXPECT_TRUE(k.args[4].epilogue && k.args[4].type == ElementType::F16);
+  EXPECT_TRUE(k.args[5].epilogue && k.args[5].rank == 2 &&
+              k.args[5].type == ElementType::BF16);
+  EXPECT_EQ(k.epilogue.size(), size_t(4));
+  EXPECT_TRUE(k.epilogue[0].op == EpilogueOp::Scale &&
+              k.epilogue[0].broadcast == Broadcast::Col &&
+              k.epilogue[0].arg == 3);
+  EXPECT_TRUE(k.epilogue[1].op == EpilogueOp::Bias &&
+              k.epilogue[1].broadcast == Broadcast::Row &&
+              k.epilogue[1].arg == 4);
+  EXPECT_TRUE(k.epilogue[2].op == EpilogueOp::Residual &&
+              k.epilogue[2].arg == 5);
+  EXPECT_TRUE(k.epilogue[3].op == EpilogueOp::GeluTanh &&
+              k.epilogue[3].arg == -1);
+  // Activations alone need no operands; an empty list is no epilogue.
+  std::string base = exampleManifest();
+  std::string activations =
+      REPLACE(base, R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2}
+      ])",
+              R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2}
+      ],
+      "epilogue": [{"op": "relu"}, {"op": "gelu_erf"}, {"op": "silu"}])");
+  activations = REPLACE(activations, R"("version": 2)", R"("version": 4)");
+  EXPECT_EQ(parse(activations).kernels[0].epilogue.size(), size_t(3));
+  std::string empty =
+      REPLACE(base, R"("args": [)", R"("epilogue": [], "args": [)");
+  EXPECT_TRUE(parse(empty).kernels[0].epilogue.empty());
+}
+
+TEST(manifestEpilogueRoundTrip) {
+  Manifest m = parse(tgemm::test::epilogueManifest());
+  std::string written = writeManifest(m);
+  JsonValue kernel = kernelManifestToJson(m.kernels[0]);
+  const JsonValue *steps = kernel.find("epilogue");
+  EXPECT_TRUE(steps && steps->isArray() && steps->getArray().size() == 4);
+  if (steps && steps->isArray() && steps->getArray().size() == 4) {
+    const JsonValue &scale = steps->getArray()[0];
+    EXPECT_EQ(scale.find("op")->getString(), std::string("scale"));
+    EXPECT_EQ(scale.find("broadcast")->getString(), std::string("col"));
+    EXPECT_EQ(scale.find("arg")->getString(), std::string("epilogue0"));
+    const JsonValue &residual = steps->getArray()[2];
+    EXPECT_TRUE(!residual.find("broadcast"));
+    EXPECT_EQ(residual.find("arg")->getString(), std::string("epilogue2"));
+    const JsonValue &gelu = steps->getArray()[3];
+    EXPECT_EQ(gelu.getObject().size(), size_t(1)); // the op alone
+  }
+  // Epilogue operands are written without "strided" (always packed).
+  const JsonValue &args = *kernel.find("args");
+  EXPECT_TRUE(args.getArray()[2].find("strided"));
+  EXPECT_TRUE(!args.getArray()[5].find("strided"));
+  EXPECT_EQ(args.getArray()[5].find("name")->getString(),
+            std::string("epilogue2"));
+  Manifest again = parse(written);
+  EXPECT_EQ(writeManifest(again), written);
+  const KernelManifest &a = m.kernels[0], &b = again.kernels[0];
+  EXPECT_TRUE(a.epilogue == b.epilogue);
+  for (size_t i = 0; i < a.args.size(); ++i)
+    EXPECT_TRUE(a.args[i].epilogue == b.args[i].epilogue &&
+                a.args[i].type == b.args[i].type &&
+                a.args[i].rank == b.args[i].rank);
+  // A kernel without steps is written without the field.
+  EXPECT_TRUE(writeManifest(parse(exampleManifest())).find("epilogue") ==
+              std::string::npos);
+  // The partial reader (a kernel still being built) reads them too.
+  KernelManifest k = a;
+  k.lowering.clear();
+  KernelManifest partial;
+  std::string error;
+  EXPECT_TRUE(
+      readPartialKernelManifest(kernelManifestToJson(k), partial, error));
+  EXPECT_TRUE(partial.epilogue == a.epilogue);
+}
+
+TEST(manifestEpilogueBatchedResidual) {
+  std::string text = tgemm::test::batchedManifest();
+  text = REPLACE(text, R"("version": 2)", R"("version": 4)");
+  text = REPLACE(text, R"("rank": 3, "strided": true}
+      ])",
+                 R"("rank": 3, "strided": true},
+        {"name": "epilogue0", "kind": "memref", "type": "f16", "rank": 3},
+        {"name": "epilogue1", "kind": "memref", "type": "f16", "rank": 1}
+      ],
+      "epilogue": [{"op": "residual", "arg": "epilogue0"},
+                   {"op": "bias", "broadcast": "scalar", "arg": "epilogue1"}])");
+  const KernelManifest k = parse(text).kernels[0];
+  EXPECT_EQ(k.epilogue.size(), size_t(2));
+  EXPECT_TRUE(k.epilogue[1].broadcast == Broadcast::Scalar);
+  EXPECT_ERROR(parse(REPLACE(text, R"("type": "f16", "rank": 3},)",
+                             R"("type": "f16", "rank": 2},)")),
+               ErrorKind::Input,
+               "kernels[0].args[3].rank: epilogue argument 'epilogue0' is "
+               "read by residual, a matrix of C's shape: rank 3, got 2");
+}
+
+namespace {
+/// The epilogue manifest with `from` replaced by `to`.
+std::string epilogueWith(const std::string &from, const std::string &to) {
+  return REPLACE(tgemm::test::epilogueManifest(), from, to);
+}
+} // namespace
+
+TEST(manifestRejectsBadEpilogues) {
+  const char *scale =
+      R"({"op": "scale", "broadcast": "col", "arg": "epilogue0"})";
+  const char *e0 =
+      R"({"name": "epilogue0", "kind": "memref", "type": "f32", "rank": 1})";
+  struct Case {
+    std::string from, to, message;
+    ErrorKind kind = ErrorKind::Input;
+  };
+  const Case cases[] = {
+      {R"({"op": "gelu_tanh"})", R"({"op": "gelu"})",
+       "manifest.json: kernels[0].epilogue[3].op: unknown epilogue op "
+       "'gelu' (expected one of bias, scale, residual, relu, gelu_tanh, "
+       "gelu_erf, silu)"},
+      {R"({"op": "gelu_tanh"})", R"({"op": 3})",
+       "kernels[0].epilogue[3].op: expected a string, got 3"},
+      {R"({"op": "gelu_tanh"})", R"({"arg": "epilogue0"})",
+       "kernels[0].epilogue[3]: missing field 'op'"},
+      {R"({"op": "gelu_tanh"})", R"({"op": "relu", "alpha": 0.1})",
+       "kernels[0].epilogue[3]: unknown field 'alpha' (expected op, "
+       "broadcast, arg)"},
+      {scale, R"({"op": "scale", "arg": "epilogue0"})",
+       "kernels[0].epilogue[0]: missing field 'broadcast': scale says how "
+       "its vector is indexed (row: M elements, col: N, scalar: 1)"},
+      {scale, R"({"op": "scale", "broadcast": "diag", "arg": "epilogue0"})",
+       "kernels[0].epilogue[0].broadcast: unknown broadcast 'diag' "
+       "(expected row, col or scalar)"},
+      {R"({"op": "residual", "arg": "epilogue2"})",
+       R"({"op": "residual", "broadcast": "row", "arg": "epilogue2"})",
+       "kernels[0].epilogue[2].broadcast: residual takes no broadcast (only "
+       "bias and scale do)"},
+      {R"({"op": "gelu_tanh"})", R"({"op": "gelu_tanh", "broadcast": "col"})",
+       "kernels[0].epilogue[3].broadcast: gelu_tanh takes no broadcast"},
+      {scale, R"({"op": "scale", "broadcast": "col"})",
+       "kernels[0].epilogue[0]: missing field 'arg': scale names the "
+       "epilogue argument it reads (epilogue0, epilogue1, epilogue2)"},
+      {R"({"op": "residual", "arg": "epilogue2"})", R"({"op": "residual"})",
+       "kernels[0].epilogue[2]: missing field 'arg': residual names the "
+       "epilogue argument it reads"},
+      {R"({"op": "gelu_tanh"})", R"({"op": "gelu_tanh", "arg": "epilogue0"})",
+       "kernels[0].epilogue[3].arg: gelu_tanh reads no operand (only bias, "
+       "scale and residual do)"},
+      {scale, R"({"op": "scale", "broadcast": "col", "arg": "epilogue7"})",
+       "kernels[0].epilogue[0].arg: 'epilogue7' names no argument of the "
+       "kernel (its epilogue arguments: epilogue0, epilogue1, epilogue2)"},
+      {scale, R"({"op": "scale", "broadcast": "col", "arg": "c"})",
+       "kernels[0].epilogue[0].arg: 'c' is a matrix of the GEMM; scale "
+       "reads an epilogue argument (epilogue0, epilogue1, epilogue2)"},
+      {scale, R"({"op": "scale", "broadcast": "col", "arg": 0})",
+       "kernels[0].epilogue[0].arg: expected a string, got 0"},
+      {R"({"op": "bias", "broadcast": "row", "arg": "epilogue1"})",
+       R"({"op": "bias", "broadcast": "row", "arg": "epilogue0"})",
+       "kernels[0].epilogue[1].arg: epilogue argument 'epilogue0' is "
+       "already read by an earlier step; each is read by exactly one"},
+      {scale, R"({"op": "scale", "broadcast": "col", "arg": "epilogue1"})",
+       "kernels[0].epilogue[0].arg: 'epilogue1' is out of order: the steps "
+       "read the epilogue arguments in args order, so this step reads "
+       "'epilogue0'"},
+      {R"({"op": "residual", "arg": "epilogue2"},)", "",
+       "kernels[0].args[5]: epilogue argument 'epilogue2' is read by no "
+       "step of the kernel's \"epilogue\""},
+      {e0,
+       R"({"name": "epilogue0", "kind": "memref", "type": "f32", "rank": 2})",
+       "kernels[0].args[3].rank: epilogue argument 'epilogue0' is read by "
+       "scale(col), a vector: rank 1, got 2"},
+      {R"("type": "bf16", "rank": 2})", R"("type": "bf16", "rank": 1})",
+       "kernels[0].args[5].rank: epilogue argument 'epilogue2' is read by "
+       "residual, a matrix of C's shape: rank 2, got 1"},
+      {e0,
+       R"({"name": "epilogue0", "kind": "memref", "type": "f32", "rank": 4})",
+       "kernels[0].args[3].rank: a rank-4 epilogue operand is not "
+       "supported; a bias or scale vector is rank 1, a residual has C's "
+       "rank (2, or 3 when batched)"},
+      {e0,
+       R"({"name": "epilogue0", "kind": "memref", "type": "s8", "rank": 1})",
+       "kernels[0].args[3].type: epilogue argument 'epilogue0' has type s8; "
+       "an epilogue operand is f32, f16 or bf16"},
+      {e0,
+       R"({"name": "epilogue0", "kind": "memref", "type": "tf32", "rank": 1})",
+       "epilogue operand is f32, f16 or bf16"},
+      {e0,
+       R"({"name": "epilogue0", "kind": "memref", "type": "f32", "rank": 1, "strided": true})",
+       "kernels[0].args[3].strided: epilogue argument 'epilogue0' is "
+       "strided; an epilogue operand is always packed"},
+      {e0,
+       R"({"name": "epilogue1", "kind": "memref", "type": "f32", "rank": 1})",
+       "kernels[0].args[3].name: epilogue argument 'epilogue1' is out of "
+       "order: the epilogue's operands are numbered from 0 in args order, "
+       "so this one is 'epilogue0'"},
+      {R"({"name": "c", "kind": "memref", "type": "f32", "rank": 2},
+        )",
+       "",
+       "kernels[0].args[2].name: epilogue argument 'epilogue0' comes "
+       "before argument 'c'; the epilogue's operands follow a, b and c"},
+      {R"("epilogue": [)", R"("epilogue": {"steps": [)", "invalid JSON"},
+      {R"("version": 4)", R"("version": 3)",
+       "kernels[0].epilogue: fused epilogue steps need manifest version 4; "
+       "this manifest is version 3"},
+      // A tensor map describes a matrix of the GEMM, never an epilogue
+      // operand.
+      {R"("gelu_tanh"}
+      ])",
+       R"("gelu_tanh"}
+      ],
+      "tensor_maps": [{"operand": "epilogue0", "box": [1, 64], "swizzle": 0, "passing": "param"}])",
+       "kernels[0].tensor_maps[0].operand: unknown operand 'epilogue0' "
+       "(expected a, b or c, an argument of the kernel)"},
+  };
+  for (const Case &bad : cases)
+    EXPECT_ERROR(parse(epilogueWith(bad.from, bad.to)), bad.kind, bad.message);
+  // Not an array.
+  std::string notArray = REPLACE(exampleManifest(), R"("args": [)",
+                                 R"("epilogue": {}, "args": [)");
+  EXPECT_ERROR(parse(notArray), ErrorKind::Input,
+               "kernels[0].epilogue: expected an array of steps, got an "
+               "object");
+}
+
+TEST(manifestEpilogueIntegerC) {
+  // s8 * s8 with an s32 accumulator.
+  std::string s8 = tgemm::test::epilogueManifest();
+  for (const char *operand : {"a", "b"}) {
+    s8 = REPLACE(s8, std::string("\"") + operand + R"(": {"type": "f16")",
+                 std::string("\"") + operand + R"(": {"type": "s8")");
+    s8 = REPLACE(s8,
+                 std::string(R"("name": ")") + operand +
+                     R"(", "kind": "memref", "type": "f16")",
+                 std::string(R"("name": ")") + operand +
+                     R"(", "kind": "memref", "type": "s8")");
+  }
+  s8 = REPLACE(s8, R"("acc": "f32")", R"("acc": "s32")");
+  // A float C dequantizes: steps and a real alpha are fine.
+  std::string dequantized = REPLACE(s8, R"("alpha": 1.0)", R"("alpha": 0.25)");
+  const KernelManifest k = parse(dequantized).kernels[0];
+  EXPECT_TRUE(k.gemm.isInteger() && k.gemm.c.type == ElementType::F32);
+  EXPECT_EQ(k.gemm.alpha, 0.25);
+  EXPECT_EQ(k.epilogue.size(), size_t(4));
+  // An s32 C takes no steps.
+  std::string s32 =
+      REPLACE(s8, R"("c": {"type": "f32")", R"("c": {"type": "s32")");
+  s32 = REPLACE(s32, R"("name": "c", "kind": "memref", "type": "f32")",
+                R"("name": "c", "kind": "memref", "type": "s32")");
+  EXPECT_ERROR(parse(s32), ErrorKind::Input,
+               "kernels[0].epilogue: an s32 C takes no epilogue steps (they "
+               "compute in f32): an s32 accumulator gives C in f32, f16 or "
+               "bf16 to dequantize and apply them");
+  // Every float C of an integer GEMM is a supported combination; s8 still
+  // is not (no kernel writes an 8-bit C).
+  for (const char *c : {"f16", "bf16", "f32", "s32"}) {
+    GemmSpec spec;
+    spec.a.type = spec.b.type = ElementType::S8;
+    spec.acc = ElementType::S32;
+    spec.c.type = *parseElementType(c);
+    EXPECT_TRUE(isSupportedCombination(spec, nullptr));
+  }
+  GemmSpec bad;
+  bad.a.type = bad.b.type = ElementType::U8;
+  bad.acc = ElementType::S32;
+  bad.c.type = ElementType::S8;
+  std::string why;
+  EXPECT_TRUE(!isSupportedCombination(bad, &why));
+  EXPECT_EQ(why, std::string("integer operands accumulate in s32 and give C "
+                             "in s32, f32, f16 or bf16"));
 }

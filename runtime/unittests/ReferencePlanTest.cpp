@@ -272,3 +272,62 @@ TEST(planStridedBatchedMappingComputesEachGemm) {
   EXPECT_EQ(toColumnMajor(GemmShape{4, 4, 4}, Layout::Row, Layout::Col).batch,
             int64_t(1));
 }
+
+TEST(planFusedEpilogue) {
+  using ET = ElementType;
+  auto fused = [](const GemmSpec &s,
+                  GemmShape shape = GemmShape{256, 256, 256}) {
+    return planReference(s, shape, /*fusedEpilogue=*/true);
+  };
+  // f16 -> f32, which cuBLAS writes directly: with steps the check writes
+  // A*B in f32 for the epilogue kernel; the anchor stays the direct call.
+  ReferencePlan f16 = fused(spec(ET::F16, ET::F16, ET::F32, ET::F32));
+  EXPECT_TRUE(f16.epilogueKernel && f16.scratchType == ET::F32);
+  EXPECT_TRUE(!f16.check.writesC && f16.check.outType == ET::F32);
+  EXPECT_TRUE(!f16.anchorIsCheck && f16.anchor.writesC &&
+              f16.anchor.outType == ET::F32);
+  EXPECT_TRUE(
+      !planFor(spec(ET::F16, ET::F16, ET::F32, ET::F32)).epilogueKernel);
+  // Already through the epilogue kernel (bf16 C): the plan is unchanged.
+  ReferencePlan bf16 = fused(spec(ET::BF16, ET::BF16, ET::F32, ET::BF16));
+  EXPECT_TRUE(bf16.epilogueKernel && bf16.scratchType == ET::F32);
+  EXPECT_TRUE(bf16.anchor.writesC && bf16.anchor.outType == ET::BF16);
+  // An f16 accumulator: cuBLAS computing 16F writes an f16 scratch.
+  ReferencePlan half = fused(spec(ET::F16, ET::F16, ET::F16, ET::F16));
+  EXPECT_TRUE(half.epilogueKernel && half.scratchType == ET::F16);
+  EXPECT_TRUE(half.anchor.writesC && half.anchor.outType == ET::F16);
+  // tf32 and fp8.
+  ReferencePlan tf32 = fused(spec(ET::TF32, ET::TF32, ET::F32, ET::F32));
+  EXPECT_TRUE(tf32.epilogueKernel && !tf32.anchorIsCheck &&
+              tf32.anchor.writesC);
+  ReferencePlan fp8 = fused(
+      spec(ET::E4M3, ET::E4M3, ET::F32, ET::F16, Layout::Col, Layout::Row));
+  EXPECT_TRUE(fp8.epilogueKernel && fp8.check.outType == ET::F32);
+  EXPECT_TRUE(fp8.anchor.outType == ET::F16 && fp8.anchorNeedsTNCopies &&
+              fp8.needsTNCopies);
+  // tgemm's own kernel (u8; fp8 at odd sizes) writes its accumulator.
+  ReferencePlan u8 = fused(spec(ET::U8, ET::U8, ET::S32, ET::F16));
+  EXPECT_TRUE(u8.checkEngine == ReferenceEngine::OwnKernel &&
+              u8.epilogueKernel && u8.scratchType == ET::S32);
+  ReferencePlan odd = fused(spec(ET::E4M3, ET::E4M3, ET::F32, ET::F32),
+                            GemmShape{100, 256, 256});
+  EXPECT_TRUE(odd.checkEngine == ReferenceEngine::OwnKernel &&
+              odd.epilogueKernel && odd.scratchType == ET::F32);
+  ReferencePlan plainOwn = planFor(spec(ET::U8, ET::U8, ET::S32, ET::S32));
+  EXPECT_TRUE(!plainOwn.epilogueKernel);
+}
+
+TEST(planDequantizesIntegerC) {
+  using ET = ElementType;
+  // s8 -> s32 accumulator -> f16 C, no steps: cuBLAS writes s32, the
+  // epilogue kernel dequantizes; the anchor is the s8 GEMM writing s32.
+  ReferencePlan s8 = planFor(spec(ET::S8, ET::S8, ET::S32, ET::F16));
+  EXPECT_TRUE(s8.epilogueKernel && s8.scratchType == ET::S32);
+  EXPECT_TRUE(!s8.check.writesC && s8.check.outType == ET::S32);
+  EXPECT_TRUE(!s8.anchorIsCheck && s8.anchor.outType == ET::S32);
+  ReferencePlan s32 = planFor(spec(ET::S8, ET::S8, ET::S32, ET::S32));
+  EXPECT_TRUE(!s32.epilogueKernel && s32.check.writesC && s32.anchorIsCheck);
+  ReferencePlan s4 = planFor(spec(ET::S4, ET::S4, ET::S32, ET::BF16));
+  EXPECT_TRUE(s4.checkEngine == ReferenceEngine::OwnKernel &&
+              s4.epilogueKernel && s4.scratchType == ET::S32);
+}

@@ -47,6 +47,11 @@ std::string exampleManifest();
 /// writes one compiled from rank-3 strided views.
 std::string batchedManifest();
 
+/// The example kernel (version 4) with a fused epilogue of every operand
+/// kind: scale(col) reads epilogue0 (f32[N]), bias(row) epilogue1
+/// (f16[M]), residual epilogue2 (bf16, M x N), then gelu_tanh.
+std::string epilogueManifest();
+
 /// `text` with the first occurrence of `from` replaced by `to`; records a
 /// failure if `from` is absent (a test that no longer mutates anything).
 std::string replaceOnce(const std::string &text, const std::string &from,

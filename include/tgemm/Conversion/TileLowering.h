@@ -530,11 +530,33 @@ Value getScratchPointer(OpBuilder &b, Location loc,
 /// The epilogue for one vector of accumulator values, the row-contiguous
 /// elements (row, col ...) of the rank-2 memref `dst`: they get
 /// `alpha * acc + beta * dst` in C's element type (`dst` is read only when
-/// beta is not 0). Floating accumulators are scaled in f32, integer ones in
-/// i32. Where `whole` (an i1) holds, one aligned vector store; elsewhere
-/// element by element, skipping elements outside `dst`.
+/// beta is not 0), then the epilogue's steps. Floating accumulators are
+/// scaled in f32, integer ones in i32 for an i32 C, else in f32 (a
+/// dequantizing store). Where `whole` (an i1) holds, one aligned vector
+/// store (and aligned loads of the steps' operands); elsewhere element by
+/// element, skipping elements outside `dst`.
+/// A step of a fused epilogue as the lowering applies it: what it does
+/// and, for bias, scale and residual, the kernel's memref it reads (a
+/// vector, or a matrix indexed like `dst`).
+struct FusedStep {
+  ::tgemm::runtime::EpilogueOp op;
+  ::tgemm::runtime::Broadcast broadcast;
+  Value operand;
+};
+
+/// What a store does to each element: alpha, beta, then the steps
+/// (runtime/Epilogue.h defines them), then C's type.
+struct EpilogueSpec {
+  double alpha = 1.0, beta = 0.0;
+  SmallVector<FusedStep> steps;
+
+  /// The steps of `epilogue` (null: none) with the operands they read.
+  static EpilogueSpec get(double alpha, double beta, ArrayAttr epilogue,
+                          ValueRange operands);
+};
+
 void storeEpilogueVector(OpBuilder &b, Location loc, Value acc, Value dst,
-                         Value row, Value col, double alpha, double beta,
+                         Value row, Value col, const EpilogueSpec &epilogue,
                          int64_t alignment, Value whole);
 
 } // namespace mlir::tgemm

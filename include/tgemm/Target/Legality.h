@@ -21,11 +21,13 @@
 
 #include "tgemm/Target/DefaultConfigs.h"
 #include "tgemm/Target/InstructionFacts.h"
+#include "tgemm/runtime/Epilogue.h"
 
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tgemm {
 
@@ -39,6 +41,10 @@ struct Problem {
   bool rowB = false; // B stored K x N (else N x K)
   int64_t batch = 1, m = kDynamicSize, n = kDynamicSize, k = kDynamicSize;
   double alpha = 1.0, beta = 0.0;
+  /// The fused epilogue's steps (runtime/Epilogue.h), in order, and the
+  /// element type of each operand they read.
+  std::vector<runtime::EpilogueStep> epilogue;
+  std::vector<ElemKind> epilogueTypes;
 };
 
 /// How a shared-memory ring's rows are placed against bank conflicts.

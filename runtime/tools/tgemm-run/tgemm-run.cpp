@@ -32,13 +32,18 @@ using namespace tgemm::runtime;
 
 namespace {
 
-const char *kUsage = R"(usage: tgemm-run KERNEL.ptx|KERNEL.cubin --manifest KERNEL.json [options]
+const char *kUsage =
+    R"(usage: tgemm-run KERNEL.ptx|KERNEL.cubin --manifest KERNEL.json [options]
        tgemm-run --cublas-only --manifest KERNEL.json [options]
        tgemm-run --self-test | --list-devices | --csv-header | --help | --version
 
 Launches a compiled tgemm kernel on deterministic random inputs, checks its
 result against a reference library (--check) and times it next to that
-library's GEMM.
+library's GEMM. A kernel with a fused epilogue (the manifest's "epilogue":
+bias, scale, residual, activations) gets its operands made from the seed
+too; the check applies the same steps, and the timed library GEMM (the
+anchor) stays the plain GEMM without them. Reports name the steps
+(CSV/JSON column "epilogue").
 
   --manifest FILE   the kernel's launch manifest (docs/manifest.md)
   --kernel NAME     which kernel of the manifest (needed if it has several)
@@ -57,7 +62,7 @@ library's GEMM.
                     at most 100000)
   --warmup N        untimed launches before timing (default 5; at most
                     100000)
-  --check           compare C with the reference (exact for integers)
+  --check           compare C with the reference (exact for an s32 C)
   --csv             print one CSV line instead of a table
   --csv-header      print the CSV header line first (alone: only the header)
   --json            print one JSON object instead of a table

@@ -126,3 +126,85 @@ TargetAttr mlir::tgemm::lookupTarget(Operation *op) {
       return target;
   return {};
 }
+
+//===----------------------------------------------------------------------===//
+// EpilogueStepAttr
+//===----------------------------------------------------------------------===//
+
+// The IR and the manifest number the steps alike.
+static_assert(static_cast<int>(::tgemm::runtime::EpilogueOp::Bias) == 0 &&
+              static_cast<int>(::tgemm::runtime::EpilogueOp::Silu) == 6);
+
+/// `bias(col)`, `scale(scalar)`, `residual`, `gelu_tanh`, ...: the step's
+/// name, then its broadcast in parentheses for bias and scale.
+static ParseResult parseStepBody(AsmParser &parser,
+                                 ::tgemm::runtime::EpilogueOp &op,
+                                 ::tgemm::runtime::Broadcast &broadcast) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string name;
+  if (parser.parseKeywordOrString(&name))
+    return failure();
+  std::optional<::tgemm::runtime::EpilogueOp> parsed =
+      ::tgemm::runtime::parseEpilogueOp(name);
+  if (!parsed)
+    return parser.emitError(loc)
+           << "unknown epilogue step '" << name << "'; expected one of "
+           << ::tgemm::runtime::allEpilogueOpNames();
+  op = *parsed;
+  broadcast = ::tgemm::runtime::Broadcast::Col;
+  if (!::tgemm::runtime::takesBroadcast(op))
+    return success();
+  if (parser.parseLParen())
+    return parser.emitError(loc) << "'" << name
+                                 << "' takes a broadcast: " << name
+                                 << "(row), " << name << "(col) or " << name
+                                 << "(scalar)";
+  SMLoc bloc = parser.getCurrentLocation();
+  std::string how;
+  if (parser.parseKeywordOrString(&how))
+    return failure();
+  std::optional<::tgemm::runtime::Broadcast> b =
+      ::tgemm::runtime::parseBroadcast(how);
+  if (!b)
+    return parser.emitError(bloc) << "unknown broadcast '" << how
+                                  << "'; expected row, col or scalar";
+  broadcast = *b;
+  return parser.parseRParen();
+}
+
+static void printStepBody(AsmPrinter &printer, EpilogueStepAttr step) {
+  printer << ::tgemm::runtime::epilogueOpName(step.getOp());
+  if (step.takesBroadcast())
+    printer << "(" << ::tgemm::runtime::broadcastName(step.getBroadcast())
+            << ")";
+}
+
+Attribute EpilogueStepAttr::parse(AsmParser &parser, Type) {
+  ::tgemm::runtime::EpilogueOp op;
+  ::tgemm::runtime::Broadcast broadcast;
+  if (parser.parseLess() || parseStepBody(parser, op, broadcast) ||
+      parser.parseGreater())
+    return {};
+  return EpilogueStepAttr::get(parser.getContext(), op, broadcast);
+}
+
+void EpilogueStepAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printStepBody(printer, *this);
+  printer << ">";
+}
+
+ParseResult mlir::tgemm::parseEpilogueStep(AsmParser &parser,
+                                           EpilogueStepAttr &step) {
+  ::tgemm::runtime::EpilogueOp op;
+  ::tgemm::runtime::Broadcast broadcast;
+  if (parseStepBody(parser, op, broadcast))
+    return failure();
+  step = EpilogueStepAttr::get(parser.getContext(), op, broadcast);
+  return success();
+}
+
+void mlir::tgemm::printEpilogueStep(AsmPrinter &printer,
+                                    EpilogueStepAttr step) {
+  printStepBody(printer, step);
+}

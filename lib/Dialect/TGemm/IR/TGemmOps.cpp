@@ -35,8 +35,161 @@ static void printLayout(OpAsmPrinter &printer, Operation *, LayoutAttr attr) {
   printer << stringifyLayout(attr.getValue());
 }
 
+/// `epilogue(bias(col) %bias : memref<?xf32>, gelu_tanh)`, or nothing: the
+/// steps in order, each that reads an operand followed by it and its type.
+static ParseResult
+parseEpilogue(OpAsmParser &parser, ArrayAttr &epilogue,
+              SmallVectorImpl<OpAsmParser::UnresolvedOperand> &operands,
+              SmallVectorImpl<Type> &types) {
+  if (parser.parseOptionalKeyword("epilogue"))
+    return success();
+  SmallVector<Attribute> steps;
+  auto parseStep = [&]() -> ParseResult {
+    EpilogueStepAttr step;
+    if (parseEpilogueStep(parser, step))
+      return failure();
+    steps.push_back(step);
+    if (!step.takesOperand())
+      return success();
+    OpAsmParser::UnresolvedOperand operand;
+    Type type;
+    if (parser.parseOperand(operand) || parser.parseColonType(type))
+      return failure();
+    operands.push_back(operand);
+    types.push_back(type);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Paren, parseStep))
+    return failure();
+  if (steps.empty())
+    return parser.emitError(parser.getCurrentLocation())
+           << "an epilogue lists at least one step";
+  epilogue = parser.getBuilder().getArrayAttr(steps);
+  return success();
+}
+
+static void printEpilogue(OpAsmPrinter &printer, Operation *,
+                          ArrayAttr epilogue, OperandRange operands,
+                          TypeRange types) {
+  if (!epilogue)
+    return;
+  printer << "epilogue(";
+  unsigned next = 0;
+  llvm::interleaveComma(epilogue, printer, [&](Attribute attr) {
+    auto step = cast<EpilogueStepAttr>(attr);
+    printEpilogueStep(printer, step);
+    if (step.takesOperand() && next < operands.size()) {
+      printer << " " << operands[next] << " : " << types[next];
+      ++next;
+    }
+  });
+  printer << ")";
+}
+
 #define GET_OP_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Epilogues
+//===----------------------------------------------------------------------===//
+
+std::vector<::tgemm::runtime::EpilogueStep>
+mlir::tgemm::getEpilogueSteps(ArrayAttr steps, int firstArg) {
+  std::vector<::tgemm::runtime::EpilogueStep> out;
+  if (!steps)
+    return out;
+  int arg = firstArg;
+  for (Attribute attr : steps) {
+    auto step = cast<EpilogueStepAttr>(attr);
+    out.push_back(step.getValue(step.takesOperand() ? arg++ : -1));
+  }
+  return out;
+}
+
+LogicalResult mlir::tgemm::verifyEpilogue(Operation *op, ArrayAttr steps,
+                                          ValueRange operands, MemRefType c,
+                                          bool packed) {
+  size_t reads = 0;
+  if (steps)
+    for (Attribute attr : steps)
+      reads += cast<EpilogueStepAttr>(attr).takesOperand();
+  if (reads != operands.size())
+    return op->emitOpError()
+           << "has " << operands.size() << " epilogue operand(s), but its "
+           << (steps ? "epilogue's steps read " + std::to_string(reads)
+                     : std::string("has no epilogue, which reads 0"));
+  if (!steps)
+    return success();
+  int64_t rank = c.getRank();
+  // C's rows and columns (after any batch dimension).
+  int64_t rows = c.getDimSize(rank - 2), cols = c.getDimSize(rank - 1);
+  unsigned next = 0;
+  for (auto [index, attr] : llvm::enumerate(steps)) {
+    auto step = cast<EpilogueStepAttr>(attr);
+    if (!step.takesOperand())
+      continue;
+    Value operand = operands[next++];
+    auto type = cast<MemRefType>(operand.getType());
+    std::string what = (llvm::Twine("epilogue step ") + Twine(index) + " (" +
+                        ::tgemm::runtime::epilogueOpName(step.getOp()) + ")")
+                           .str();
+    Type element = type.getElementType();
+    if (!element.isF32() && !element.isF16() && !element.isBF16())
+      return op->emitOpError() << what << " reads " << element
+                               << "; epilogue operands are f32, f16 or bf16";
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (packed ? !type.getLayout().isIdentity()
+               : failed(type.getStridesAndOffset(strides, offset)) ||
+                     strides.back() != 1)
+      return op->emitOpError() << what << " reads " << type
+                               << (packed ? "; epilogue operands are packed "
+                                            "(an identity layout)"
+                                          : "; epilogue operands have unit "
+                                            "stride within a row");
+    if (Attribute space = type.getMemorySpace())
+      return op->emitOpError() << what
+                               << " reads memory space " << space
+                               << "; epilogue operands are in global memory";
+    if (step.takesBroadcast()) {
+      if (type.getRank() != 1)
+        return op->emitOpError() << what << " reads " << type
+                                 << "; a bias or scale is a vector (rank 1)";
+      int64_t want = step.getBroadcast() == ::tgemm::runtime::Broadcast::Row
+                         ? rows
+                     : step.getBroadcast() == ::tgemm::runtime::Broadcast::Col
+                         ? cols
+                         : 1;
+      int64_t have = type.getDimSize(0);
+      if (!ShapedType::isDynamic(want) && !ShapedType::isDynamic(have) &&
+          want != have)
+        return op->emitOpError()
+               << what << " reads " << have << " element(s); a "
+               << ::tgemm::runtime::broadcastName(step.getBroadcast())
+               << " broadcast needs " << want
+               << (step.getBroadcast() == ::tgemm::runtime::Broadcast::Row
+                       ? " (C's rows)"
+                   : step.getBroadcast() == ::tgemm::runtime::Broadcast::Col
+                       ? " (C's columns)"
+                       : "");
+      continue;
+    }
+    // A residual: C's rank and shape.
+    if (type.getRank() != rank)
+      return op->emitOpError() << what << " reads " << type
+                               << "; a residual has C's rank (" << rank
+                               << ")";
+    for (int64_t d = 0; d < rank; ++d) {
+      int64_t want = c.getDimSize(d), have = type.getDimSize(d);
+      if (!ShapedType::isDynamic(want) && !ShapedType::isDynamic(have) &&
+          want != have)
+        return op->emitOpError() << what << " reads " << type
+                                 << ", whose dimension " << d << " (" << have
+                                 << ") does not match C's (" << want << ")";
+    }
+  }
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Element kinds
@@ -96,6 +249,11 @@ static int64_t toProblemSize(int64_t size) {
   p.k = toProblemSize(op.getStaticK());
   p.alpha = op.getAlphaValue();
   p.beta = op.getBetaValue();
+  p.epilogue = getEpilogueSteps(op.getEpilogueAttr());
+  for (Value operand : op.getEpilogueOperands())
+    if (std::optional<ElemKind> kind = getResultKind(
+            cast<MemRefType>(operand.getType()).getElementType()))
+      p.epilogueTypes.push_back(*kind);
   return p;
 }
 
@@ -275,6 +433,10 @@ LogicalResult MatmulOp::verify() {
                                           getLayoutB() == Layout::Row ? 0 : 1))))
     return failure();
 
+  if (failed(verifyEpilogue(*this, getEpilogueAttr(), getEpilogueOperands(),
+                            cType, /*packed=*/true)))
+    return failure();
+
   // Everything else is the legality module's chip-free part: types, the
   // epilogue, sizes, and the tile (for every family that computes the
   // precision, so the same op lowers through either and the comparison
@@ -325,6 +487,9 @@ LogicalResult ReduceSplitsOp::verify() {
   if (!acc || !dst || !::tgemm::isLegalOutput(*acc, *dst))
     return emitOpError() << "cannot write " << parts.getElementType()
                          << " parts to " << getDst().getType().getElementType();
+  if (failed(verifyEpilogue(*this, getEpilogueAttr(), getEpilogueOperands(),
+                            getDst().getType(), /*packed=*/false)))
+    return failure();
   ArrayRef<int64_t> shape = getShape();
   if (shape.size() != 2 || shape[0] <= 0 || shape[1] <= 0)
     return emitOpError() << "tile takes [rows, cols], both positive";
@@ -479,5 +644,8 @@ LogicalResult StoreTileOp::verify() {
   if (!acc || !dst || !::tgemm::isLegalOutput(*acc, *dst))
     return emitOpError() << "cannot write a " << accElement
                          << " accumulator to " << dstElement;
+  if (failed(verifyEpilogue(*this, getEpilogueAttr(), getEpilogueOperands(),
+                            getDst().getType(), /*packed=*/false)))
+    return failure();
   return verifyThreadRange(*this, getThreads());
 }

@@ -7,7 +7,10 @@
 // The kernel reads and writes its operands as resolveStorage lays them out
 // (padded rows, an offset, a batch); the reference and the anchor read
 // packed copies of the same matrices. Padding is filled with random bytes,
-// and with --check C's padding must come back unchanged.
+// and with --check C's padding must come back unchanged. A kernel with a
+// fused epilogue gets its operands (bias, scale, residual) made from the
+// seed too (Inputs.h); the reference applies the same steps, and the anchor
+// stays the plain library GEMM.
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +69,9 @@ struct RunOptions {
 struct RunReport {
   std::string kernel, lowering, chip, device;
   GemmSpec gemm;
+  /// The fused epilogue's steps, "scale(col),bias(col),gelu_tanh"; empty
+  /// when the kernel has none.
+  std::string epilogue;
   GemmShape shape;
   /// How the kernel's A, B and C lay in memory (leading dimensions,
   /// offsets).
@@ -78,7 +84,8 @@ struct RunReport {
   std::string anchorName, anchorLayout, anchorNote;
   TimingStats anchorTime;
 
-  /// Bytes of A, B and C, each once: what the GEMM moves at the least.
+  /// Bytes of A, B and C, and of the epilogue's operands, each once: what
+  /// the GEMM moves at the least.
   int64_t bytes = 0;
   /// A copy of bytes / 2 to another buffer: it reads and writes `bytes`.
   bool copyTimed = false;

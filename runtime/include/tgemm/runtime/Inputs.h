@@ -10,7 +10,11 @@
 //   s4       integers in [-8, 7], two per byte, low nibble first
 //   s32 (C)  integers in [-64, 63]
 //
-// Small integers keep every s32 sum exact for any K tgemm handles.
+// Small integers keep every s32 sum exact for any K tgemm handles. The
+// fused epilogue's operands (makeEpilogueOperand), rounded to their type:
+//
+//   bias, residual  uniform in [-1, 1]
+//   scale           uniform in [0.5, 1.5], so that no element is zero
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +22,7 @@
 #define TGEMM_RUNTIME_INPUTS_H
 
 #include "tgemm/runtime/ElementType.h"
+#include "tgemm/runtime/Epilogue.h"
 #include "tgemm/runtime/Problem.h"
 
 #include <cstdint>
@@ -35,6 +40,9 @@ enum class DataStream : uint64_t {
   PaddingA = 4,
   PaddingB = 5,
   PaddingC = 6,
+  /// The first epilogue operand's; operand j (in args order) has
+  /// Epilogue0 + j.
+  Epilogue0 = 16,
 };
 
 /// `elements` values of `type` as stored bytes. Element i depends only on
@@ -42,6 +50,13 @@ enum class DataStream : uint64_t {
 /// split across threads.
 std::vector<uint8_t> makeRandomMatrix(ElementType type, int64_t elements,
                                       uint64_t seed, DataStream stream);
+
+/// `elements` values of the epilogue operand of type `type` (f32, f16 or
+/// bf16) that a step `op` (bias, scale or residual) reads, the `ordinal`-th
+/// epilogue argument of the kernel (its own stream), as stored bytes.
+std::vector<uint8_t> makeEpilogueOperand(EpilogueOp op, ElementType type,
+                                         int64_t elements, uint64_t seed,
+                                         size_t ordinal);
 
 /// `bytes` pseudo-random bytes of any bit pattern (NaNs and infinities
 /// included, as in memory nobody initialized), reproducible from the seed.

@@ -8,13 +8,20 @@
 //   rank 2:  base, base, offset, rows, cols, ld, 1
 //   rank 3:  base, base, offset, batch, rows, cols, batchStride, ld, 1
 //
-// where base is the start of the allocation (see MatrixStorage). A split-K
+// where base is the start of the allocation (see MatrixStorage). The
+// epilogue's operands (args entries marked `epilogue`, after a, b and c)
+// are packed and start at their address (epilogueOperandShape):
+//
+//   vector:    base, base, 0, len, 1        (len M, N or 1)
+//   residual:  base, base, 0, M, N, N, 1    (batched: 0, B, M, N, M*N, N, 1)
+//
+// each where its args entry is (the compiler puts them after c). A split-K
 // kernel then takes its workspace as a rank-1 byte memref:
 //
 //   workspace: base, base, 0, bytes, 1
 //
-// After all of them come the kernel's `tensor_maps` (see TensorMaps.h): passed by
-// value, one 128-byte CUtensorMap each, then a 32-bit 1 when every map was
+// After all of them come the kernel's `tensor_maps` (see TensorMaps.h): passed
+// by value, one 128-byte CUtensorMap each, then a 32-bit 1 when every map was
 // made (0: the kernel copies with cp.async); passed by address, one 64-bit
 // device address each, 0 meaning "copy this operand with cp.async".
 //
@@ -42,6 +49,9 @@ struct alignas(64) TensorMapValue {
 struct OperandAddresses {
   uint64_t a = 0, b = 0, c = 0;
   uint64_t workspace = 0;
+  /// The epilogue's operands, one per epilogue argument in args order
+  /// (epilogueArgIndices), each packed as epilogueOperandShape says.
+  std::vector<uint64_t> epilogue;
 };
 
 class KernelArgs {
@@ -50,7 +60,8 @@ public:
   KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
              const OperandAddresses &addresses);
   /// Each operand as `storages` (from resolveStorage) lays it out;
-  /// `addresses` are the starts of the allocations.
+  /// `addresses` are the starts of the allocations. Throws Error(Input) if
+  /// `addresses.epilogue` does not have one address per epilogue argument.
   KernelArgs(const KernelManifest &kernel, const OperandStorages &storages,
              const OperandAddresses &addresses);
 
@@ -77,6 +88,10 @@ public:
   void **pointers();
 
 private:
+  /// One epilogue operand's memref descriptor (packed, offset 0).
+  void pushEpilogueOperand(const EpilogueOperandShape &operand,
+                           uint64_t address);
+
   std::vector<uint64_t> paramValues;
   std::vector<void *> paramPointers;
   /// Where the tensor-map parameters start in paramValues, and how many.

@@ -31,6 +31,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace tgemm::runtime {
 
@@ -52,6 +53,11 @@ struct LaunchRequest {
   std::optional<int64_t> m, n, k, batch;
   /// A, B and C, indexed by Operand.
   std::array<OperandView, 3> operands;
+  /// The device addresses of the epilogue's operands, one per epilogue
+  /// argument of the manifest in args order (epilogue0, epilogue1, ...),
+  /// each packed as epilogueOperandShape says; empty for a kernel without
+  /// them.
+  std::vector<uint64_t> epilogue;
   /// A split-K kernel's workspace (config.splitK > 1): device memory of at
   /// least workspaceBytes(kernel, shape), zeroed before the first launch
   /// that uses it and not shared by launches that may run at the same time
@@ -75,7 +81,8 @@ struct ResolvedLaunch {
 /// resolveShape), the requirements, the grid, and per operand a non-null
 /// address aligned to its element, a leading dimension of at least the row
 /// length, batch strides that keep C's matrices apart, and packed rows for
-/// an argument the manifest does not mark strided; for a split-K kernel, a
+/// an argument the manifest does not mark strided; one non-null address,
+/// aligned to its element, per epilogue operand; for a split-K kernel, a
 /// 256-byte aligned workspace of at least workspaceBytes. Throws
 /// Error(Usage) or Error(Unsupported) naming the argument.
 ResolvedLaunch resolveLaunch(const KernelManifest &kernel,

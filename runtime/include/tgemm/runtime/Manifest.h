@@ -17,6 +17,7 @@
 #define TGEMM_RUNTIME_MANIFEST_H
 
 #include "tgemm/runtime/ElementType.h"
+#include "tgemm/runtime/Epilogue.h"
 #include "tgemm/runtime/Json.h"
 
 #include <array>
@@ -33,7 +34,9 @@ namespace tgemm::runtime {
 /// the reader refuses version 1 instead of guessing. Version 3 added split
 /// K (`config.split_k`, a grid extent's `times` and the workspace
 /// parameter); a version-2 manifest has none of them and still reads.
-constexpr int kManifestVersion = 3;
+/// Version 4 added fused epilogues (`epilogue` and its operands among
+/// `args`, after C); a version-2 or 3 manifest has none and still reads.
+constexpr int kManifestVersion = 4;
 /// The oldest version this runtime reads.
 constexpr int kOldestManifestVersion = 2;
 /// The most parts split K takes (`#tgemm.config`'s limit).
@@ -60,6 +63,12 @@ struct Requirement {
 struct KernelArg {
   std::string name;
   Operand operand = Operand::A; // which matrix `name` refers to
+  /// An operand of the epilogue ("epilogue0", "epilogue1", ...: after a, b
+  /// and c, in the order the steps read them), not a matrix of the GEMM:
+  /// `operand` is then meaningless. Its shape follows from the step that
+  /// reads it (Epilogue.h); it is always packed (`strided` false). A
+  /// vector (bias, scale) has rank 1; a residual has C's rank.
+  bool epilogue = false;
   ElementType type = ElementType::F16;
   /// 2: one matrix [rows, cols]; 3: a batch of them [batch, rows, cols].
   int rank = 2;
@@ -130,6 +139,9 @@ struct KernelManifest {
   int64_t dynamicSharedMemory = 0;
   std::vector<Requirement> requirements;
   std::vector<KernelArg> args;
+  /// The fused epilogue's steps, in order (Epilogue.h); empty: C =
+  /// alpha * acc + beta * C only.
+  std::vector<EpilogueStep> epilogue;
   /// One 64-bit parameter each after the memrefs of `args`.
   std::vector<TensorMapArg> tensorMaps;
 };

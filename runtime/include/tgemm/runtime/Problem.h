@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tgemm::runtime {
 
@@ -139,6 +140,44 @@ OperandStorages resolveStorage(const KernelManifest &kernel,
 /// requests).
 OperandStorages packedStorage(const KernelManifest &kernel,
                               const GemmShape &shape);
+
+/// The shape of an epilogue operand (KernelManifest::args[argIndex] with
+/// `epilogue` set) at a problem shape, always packed: a bias or scale vector
+/// is rank 1 with M (row), N (col) or 1 (scalar) elements, shared by every
+/// matrix of a batch; a residual has C's rank and shape, [M, N] or
+/// [batch, M, N].
+struct EpilogueOperandShape {
+  int rank = 1;
+  /// sizes[0..rank), outermost first.
+  std::array<int64_t, 3> sizes = {0, 0, 0};
+  int64_t elements = 0;
+  /// The step that reads it, and where it is in KernelManifest::epilogue.
+  EpilogueStep step;
+  size_t stepIndex = 0;
+
+  /// Packed strides in elements: strides[rank - 1] = 1.
+  std::array<int64_t, 3> strides() const;
+};
+
+/// Throws Error(Input) if `argIndex` is not an epilogue argument read by a
+/// step (parseManifest guarantees it is, for every epilogue argument).
+EpilogueOperandShape epilogueOperandShape(const KernelManifest &kernel,
+                                          size_t argIndex,
+                                          const GemmShape &shape);
+
+/// The indices in KernelManifest::args of the epilogue arguments, in args
+/// order (the order a launch passes their addresses in).
+std::vector<size_t> epilogueArgIndices(const KernelManifest &kernel);
+
+/// What a step does, for reports: "scale(col)", "residual", "gelu_tanh".
+std::string describeEpilogueStep(const EpilogueStep &step);
+/// The steps, comma-separated ("scale(col),bias(col),gelu_tanh"); empty
+/// when the kernel has none.
+std::string describeEpilogue(const KernelManifest &kernel);
+/// One epilogue operand for messages: "epilogue0: bias(col) f32[4096]",
+/// sizes as at `shape` ("f16[8 x 256 x 512]" for a batched residual).
+std::string describeEpilogueOperand(const KernelManifest &kernel,
+                                    size_t argIndex, const GemmShape &shape);
 
 } // namespace tgemm::runtime
 

@@ -10,6 +10,7 @@
 #define TGEMM_RUNTIME_REFERENCE_H
 
 #include "tgemm/runtime/Device.h"
+#include "tgemm/runtime/ReferenceKernels.h"
 #include "tgemm/runtime/ReferencePlan.h"
 
 #include <cublasLt.h>
@@ -93,9 +94,12 @@ class Reference {
 public:
   /// `a` and `b` hold the problem's operands as the manifest lays them out,
   /// packed (for a batch, shape.batch matrices one after another).
+  /// `epilogue`: the kernel's fused epilogue steps with their operands on
+  /// the device, which the reference C then has too (ReferencePlan.h).
   Reference(const Device &device, BlasLibraries &libraries,
             const GemmSpec &spec, const GemmShape &shape, CUdeviceptr a,
-            CUdeviceptr b, const Stream &stream);
+            CUdeviceptr b, const Stream &stream,
+            const std::vector<ReferenceEpilogueStep> &epilogue = {});
   ~Reference();
 
   /// The reference C (packed, the whole batch) for the initial C in
@@ -109,7 +113,9 @@ public:
   void runAnchor(CUstream stream);
 
   const ReferencePlan &plan() const { return referencePlan; }
-  std::string checkName() const { return referencePlan.describeCheck(); }
+  /// "cublas f16*f16->f32 compute 32F", with " + tgemm epilogue kernel"
+  /// when the reference applies a fused epilogue's steps.
+  std::string checkName() const;
   std::string anchorName() const { return referencePlan.anchor.describe(); }
   std::string anchorLayout() const;
   /// Why the anchor is timed otherwise than one library call (empty when
@@ -120,6 +126,7 @@ private:
   GemmSpec spec;
   GemmShape shape;
   CUdeviceptr a, b;
+  std::vector<ReferenceEpilogueStep> epilogue;
   ReferencePlan referencePlan;
   DeviceBuffer aCopy, bCopy; // operands in "TN", when needed
   DeviceBuffer result, scratch, anchorOut;

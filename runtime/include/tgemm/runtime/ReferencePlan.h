@@ -18,8 +18,15 @@
 //              algorithm there): tgemm's reference kernel, no anchor
 //
 // When the library cannot write C's type directly (e.g. f16 inputs with a
-// bf16 C), it writes its accumulator type to a scratch matrix and a small
-// epilogue kernel applies alpha, beta and the conversion.
+// bf16 C, or s8 inputs with a float C: an s32 accumulator dequantized), it
+// writes its accumulator type to a scratch matrix and a small epilogue
+// kernel applies alpha, beta and the conversion. A kernel with a fused
+// epilogue (bias, scale, residual, activations: Epilogue.h) is always
+// checked that way, the epilogue kernel applying the steps too, in f32,
+// before the one rounding to C's type; tgemm's own reference kernel then
+// writes its accumulator (f32 or s32) to the scratch matrix as well. The
+// anchor stays the plain library GEMM (no epilogue, C = A*B in the type it
+// writes): the time of the GEMM a user would fuse the epilogue into.
 //
 // cuBLAS is column-major: the row-major C = A*B is computed as
 // C^T = B^T * A^T, i.e. cuBLAS's first operand is tgemm's B.
@@ -100,11 +107,20 @@ struct ReferencePlan {
   /// Why the anchor computes something else (empty when it does not).
   std::string anchorNote;
 
+  /// Whether the check's GEMM writes A*B (alpha 1, beta 0) to a scratch
+  /// matrix of `scratchType`, and tgemm's epilogue kernel then applies
+  /// alpha, beta, the fused epilogue's steps and the conversion to C.
+  bool epilogueKernel = false;
+  ElementType scratchType = ElementType::F32;
+
   /// "cublas f16*f16->f32 compute 32F" or "tgemm reference kernel".
   std::string describeCheck() const;
 };
 
-ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape);
+/// `fusedEpilogue`: the kernel has epilogue steps (KernelManifest::epilogue
+/// is not empty), which the check then applies with the epilogue kernel.
+ReferencePlan planReference(const GemmSpec &spec, const GemmShape &shape,
+                            bool fusedEpilogue = false);
 
 /// The cuBLAS compute-type name, e.g. "32F_FAST_TF32".
 const char *computeTypeName(ElementType computeType);

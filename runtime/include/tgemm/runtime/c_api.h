@@ -24,10 +24,11 @@ extern "C" {
 #define TGEMM_RT_API
 #endif
 
-/* Bumped when a signature or tgemm_rt_result changes (not when functions
- * are added: tgemm_rt_run_with, tgemm_rt_validate and tgemm_rt_launch came
- * later; look them up before use). */
-#define TGEMM_RT_ABI_VERSION 1
+/* Bumped when a signature or the layout of a struct changes (not when
+ * functions are added: tgemm_rt_run_with, tgemm_rt_validate and
+ * tgemm_rt_launch came later; look them up before use). 2: the epilogue
+ * operands at the end of tgemm_rt_launch_args. */
+#define TGEMM_RT_ABI_VERSION 2
 
 /* Statuses: the exit codes of tgemm-run. */
 enum {
@@ -141,6 +142,13 @@ typedef struct tgemm_rt_launch_args {
                               launch, one per stream): see
                               tgemm_rt_workspace_bytes; 0 otherwise */
   int64_t workspace_bytes; /* its size in bytes */
+  const uint64_t *epilogue; /* the fused epilogue's operands (ABI 2): one
+                               device address per epilogue argument of the
+                               manifest, in args order (epilogue0,
+                               epilogue1, ...), each packed: a bias or scale
+                               vector of M, N or 1 elements, a residual of
+                               C's shape; NULL when num_epilogue is 0 */
+  int64_t num_epilogue;     /* how many; the kernel's count exactly */
 } tgemm_rt_launch_args;
 
 /* The workspace `args` needs with the handle's kernel, in `*bytes`: 0 unless
@@ -154,13 +162,13 @@ TGEMM_RT_API int tgemm_rt_workspace_bytes(tgemm_rt_kernel *kernel,
 TGEMM_RT_API size_t tgemm_rt_launch_args_size(void);
 
 /* Launches the handle's kernel on `args` (C = alpha * A * B + beta * C with
- * the manifest's alpha and beta) on `args->stream`, asynchronously: it
- * allocates nothing, times nothing and does not wait for the kernel, so it
- * may be captured in a CUDA graph. Every argument is checked first
- * (sizes, requirements, alignment, strides, that each address is memory
- * CUDA knows); a mistake is TGEMM_RT_USAGE or TGEMM_RT_ERROR with
- * tgemm_rt_last_error() naming the argument. Safe to call from several
- * threads at once on one handle. */
+ * the manifest's alpha and beta, then its epilogue steps) on `args->stream`,
+ * asynchronously: it allocates nothing, times nothing and does not wait for the
+ * kernel, so it may be captured in a CUDA graph. Every argument is checked
+ * first (sizes, requirements, alignment, strides, the epilogue operands' count,
+ * that each address is memory CUDA knows); a mistake is TGEMM_RT_USAGE or
+ * TGEMM_RT_ERROR with tgemm_rt_last_error() naming the argument. Safe to call
+ * from several threads at once on one handle. */
 TGEMM_RT_API int tgemm_rt_launch(tgemm_rt_kernel *kernel,
                                  const tgemm_rt_launch_args *args);
 

@@ -13,6 +13,7 @@
 
 #include "tgemm/Target/InstructionFacts.h"
 #include "tgemm/Target/Legality.h"
+#include "tgemm/runtime/Epilogue.h"
 
 #include "mlir/IR/DialectImplementation.h"
 
@@ -28,6 +29,13 @@ FailureOr<::tgemm::Swizzle> parseSwizzleField(AsmParser &parser);
 
 #define GET_ATTRDEF_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmAttrs.h.inc"
+
+namespace mlir::tgemm {
+/// A step of an epilogue without the attribute's `<...>`: `bias(col)`,
+/// `gelu_tanh` (the ops' `epilogue(...)` lists them so).
+ParseResult parseEpilogueStep(AsmParser &parser, EpilogueStepAttr &step);
+void printEpilogueStep(AsmPrinter &printer, EpilogueStepAttr step);
+} // namespace mlir::tgemm
 
 #define GET_TYPEDEF_CLASSES
 #include "tgemm/Dialect/TGemm/IR/TGemmTypes.h.inc"
@@ -54,6 +62,20 @@ TargetAttr lookupTarget(Operation *op);
 
 /// The error for an op that needs a target and has none.
 LogicalResult emitMissingTarget(Operation *op);
+
+/// Checks an op's fused epilogue against its C (`c`, rank 2 or 3): one
+/// operand per step that reads one, in order; vectors of rank 1 (M, N or 1
+/// elements where static), residuals of C's rank and shape; f32, f16 or
+/// bf16 elements in global memory; identity layouts where `packed` (the
+/// problem level), else unit stride within a row (a kernel's views).
+LogicalResult verifyEpilogue(Operation *op, ArrayAttr steps,
+                             ValueRange operands, MemRefType c, bool packed);
+
+/// The steps of an epilogue attribute (null: none), for the legality module
+/// and the manifest; `firstArg` is the kernel argument index of the first
+/// operand.
+std::vector<::tgemm::runtime::EpilogueStep> getEpilogueSteps(ArrayAttr steps,
+                                                            int firstArg = 3);
 
 /// The problem a matmul states, for the legality module.
 ::tgemm::Problem getProblem(MatmulOp op);

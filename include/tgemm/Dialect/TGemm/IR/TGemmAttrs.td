@@ -209,4 +209,48 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
   }];
 }
 
+def TGemm_EpilogueStepAttr : AttrDef<TGemm_Dialect, "EpilogueStep"> {
+  let mnemonic = "epilogue_step";
+  let summary = "One step of a GEMM's fused epilogue";
+  let description = [{
+    What the store of a GEMM does to each element of C after
+    `alpha * acc + beta * C`, in f32, before the conversion to C's type
+    (`runtime/include/tgemm/runtime/Epilogue.h` defines each step; i is
+    C's row, j its column):
+
+    - `bias(row|col|scalar)`: adds x[i], x[j] or x[0] of its operand, a
+      vector of M, N or 1 elements;
+    - `scale(row|col|scalar)`: multiplies by x[i], x[j] or x[0];
+    - `residual`: adds r[i, j] of its operand, an M x N matrix like C;
+    - `relu`, `gelu_tanh`, `gelu_erf`, `silu`: the activations.
+
+    ```mlir
+    #tgemm.epilogue_step<bias(col)>
+    #tgemm.epilogue_step<gelu_tanh>
+    ```
+  }];
+  let parameters = (ins "::tgemm::runtime::EpilogueOp":$op,
+                        "::tgemm::runtime::Broadcast":$broadcast);
+  let hasCustomAssemblyFormat = 1;
+  let builders = [
+    AttrBuilder<(ins "::tgemm::runtime::EpilogueOp":$op), [{
+      return $_get($_ctxt, op, ::tgemm::runtime::Broadcast::Col);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Whether the step reads an operand (bias, scale, residual).
+    bool takesOperand() const { return ::tgemm::runtime::takesOperand(getOp()); }
+    /// Whether its operand is a broadcast vector (bias, scale).
+    bool takesBroadcast() const { return ::tgemm::runtime::takesBroadcast(getOp()); }
+    /// The step as the manifest and the runtime spell it; `arg` is the
+    /// index of its operand among the kernel's arguments.
+    ::tgemm::runtime::EpilogueStep getValue(int arg = -1) const {
+      return {getOp(), getBroadcast(), takesOperand() ? arg : -1};
+    }
+  }];
+}
+
+def TGemm_EpilogueAttr
+    : TypedArrayAttrBase<TGemm_EpilogueStepAttr, "fused epilogue steps">;
+
 #endif // TGEMM_ATTRS_TD

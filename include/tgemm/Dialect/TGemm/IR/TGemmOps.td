@@ -46,6 +46,22 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     `alpha` defaults to 1 and `beta` to 0; with an `i32` accumulator both must
     be integers.
 
+    `epilogue(...)` (optional) fuses work on C into the store: steps applied
+    in order to each element after `alpha * acc + beta * C`, in f32, before
+    the conversion to C's type (`#tgemm.epilogue_step` lists them: `bias`
+    and `scale` by row, column or one scalar, `residual`, `relu`,
+    `gelu_tanh`, `gelu_erf`, `silu`). A step that reads an operand names it
+    with its type: a bias or scale vector (rank 1, M, N or 1 elements of
+    f32, f16 or bf16, shared by every matrix of a batch), a residual (C's
+    shape). With an `i32` accumulator and a float C, the accumulator is
+    converted to f32 first (dequantization); an `i32` C takes no steps.
+
+    ```mlir
+    tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+        epilogue(bias(col) %bias : memref<4096xf16>, gelu_tanh)
+        : memref<4096x4096xf16>, memref<4096x4096xf16>, memref<4096x4096xf16>
+    ```
+
     `schedule` (optional, `#tgemm.schedule`) orders and places the tile's
     work (refill order, fragment prefetch, copies, swizzle); without it the
     target family's default applies. `--tgemm-select-config` writes both.
@@ -76,7 +92,9 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     OptionalAttr<F64Attr>:$alpha,
     OptionalAttr<F64Attr>:$beta,
     OptionalAttr<TGemm_ConfigAttr>:$config,
-    OptionalAttr<TGemm_ScheduleAttr>:$schedule
+    OptionalAttr<TGemm_ScheduleAttr>:$schedule,
+    Arg<Variadic<AnyMemRef>, "epilogue operands", [MemRead]>:$epilogue_operands,
+    OptionalAttr<TGemm_EpilogueAttr>:$epilogue
   );
 
   let assemblyFormat = [{
@@ -85,6 +103,7 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     `acc` `(` $acc `)`
     (`alpha` `(` $alpha^ `)`)?
     (`beta` `(` $beta^ `)`)?
+    custom<Epilogue>($epilogue, $epilogue_operands, type($epilogue_operands))
     (`config` `(` $config^ `)`)?
     (`schedule` `(` $schedule^ `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c)
@@ -342,6 +361,13 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
     (the consumer warpgroups of a warp-specialized kernel): the op
     synchronizes only them.
 
+    With `epilogue(...)`, the steps of `tgemm.matmul`'s epilogue apply to
+    each element before the conversion; a residual operand is then the
+    matrix `dst` is (rank 2, indexed like it), a vector is indexed by
+    `dst`'s row or column. With `in_bounds`, the producer also guarantees
+    that every epilogue operand starts on a 16-byte boundary (and a
+    residual's rows).
+
     ```mlir
     tgemm.store_tile %acc, %C[%m0, %n0] alpha(1.0)
         : !tgemm.acc<64x64xf32>, memref<4096x4096xf32>
@@ -352,10 +378,13 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
                        Index:$row, Index:$col,
                        OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta,
                        UnitAttr:$in_bounds,
-                       OptionalAttr<DenseI64ArrayAttr>:$threads);
+                       OptionalAttr<DenseI64ArrayAttr>:$threads,
+                       Arg<Variadic<AnyMemRef>, "epilogue operands", [MemRead]>:$epilogue_operands,
+                       OptionalAttr<TGemm_EpilogueAttr>:$epilogue);
   let assemblyFormat = [{
     $acc `,` $dst `[` $row `,` $col `]`
     (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
+    custom<Epilogue>($epilogue, $epilogue_operands, type($epilogue_operands))
     (`in_bounds` $in_bounds^)? (`threads` $threads^)? attr-dict `:`
     type($acc) `,` type($dst)
   }];
@@ -379,7 +408,9 @@ def TGemm_ReduceSplitsOp : TGemm_Op<"reduce_splits"> {
       dst[i, j] = alpha * (parts[0, i, j] + ... + parts[S-1, i, j])
                   + beta * dst[i, j]
 
-    converted to `dst`'s element type, and resets the semaphore to 0 for
+    with `epilogue(...)`'s steps applied after the sum (as `tgemm.store_tile`
+    applies them), converted to `dst`'s element type, and resets the
+    semaphore to 0 for
     the next launch. The parts are summed in part order whichever block
     arrives last, so the result does not depend on scheduling. Floating
     parts are summed in f32, integer ones in i32. Elements outside `dst`
@@ -403,11 +434,14 @@ def TGemm_ReduceSplitsOp : TGemm_Op<"reduce_splits"> {
                        DenseI64ArrayAttr:$shape,
                        OptionalAttr<F64Attr>:$alpha, OptionalAttr<F64Attr>:$beta,
                        UnitAttr:$in_bounds,
-                       OptionalAttr<DenseI64ArrayAttr>:$threads);
+                       OptionalAttr<DenseI64ArrayAttr>:$threads,
+                       Arg<Variadic<AnyMemRef>, "epilogue operands", [MemRead]>:$epilogue_operands,
+                       OptionalAttr<TGemm_EpilogueAttr>:$epilogue);
   let assemblyFormat = [{
     $parts `,` $semaphores `[` $tile `]` `,` $dst `[` $row `,` $col `]`
     `tile` $shape
     (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
+    custom<Epilogue>($epilogue, $epilogue_operands, type($epilogue_operands))
     (`in_bounds` $in_bounds^)? (`threads` $threads^)? attr-dict `:`
     type($parts) `,` type($semaphores) `,` type($dst)
   }];
