@@ -162,7 +162,7 @@ func.func @f16_acc_bf16_out(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref
 // -----
 
 func.func @int_alpha(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
-  // expected-error @+1 {{alpha (0.5) must be a 32-bit integer with an i32 accumulator}}
+  // expected-error @+1 {{alpha (0.5) must be a 32-bit integer with an i32 C}}
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32) alpha(0.5)
       config(<block = [64, 64, 64], warps = [2, 2], stages = 2>)
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
@@ -172,7 +172,7 @@ func.func @int_alpha(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>
 // -----
 
 func.func @int_beta(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
-  // expected-error @+1 {{beta (4e+12) must be a 32-bit integer with an i32 accumulator}}
+  // expected-error @+1 {{beta (4e+12) must be a 32-bit integer with an i32 C}}
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32) beta(4.0e12)
       config(<block = [64, 64, 64], warps = [2, 2], stages = 2>)
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>

@@ -77,9 +77,9 @@ func.func @mma_types(%sa: !tgemm.smem<2x64x32xbf16>, %sb: !tgemm.smem<2x64x32xbf
 
 // -----
 
-func.func @store_type(%acc: !tgemm.acc<32x32xi32>, %c: memref<?x?xf32>, %i: index) {
-  // expected-error @+1 {{cannot write a 'i32' accumulator to 'f32'}}
-  tgemm.store_tile %acc, %c[%i, %i] : !tgemm.acc<32x32xi32>, memref<?x?xf32>
+func.func @store_type(%acc: !tgemm.acc<32x32xf32>, %c: memref<?x?xi32>, %i: index) {
+  // expected-error @+1 {{cannot write a 'f32' accumulator to 'i32'}}
+  tgemm.store_tile %acc, %c[%i, %i] : !tgemm.acc<32x32xf32>, memref<?x?xi32>
   return
 }
 
@@ -224,10 +224,10 @@ func.func @reduce_dynamic_parts(%p: memref<?x?x?xf32>, %s: memref<?xi32>, %c: me
 
 // -----
 
-func.func @reduce_types(%p: memref<4x?x?xi32>, %s: memref<?xi32>, %c: memref<?x?xf16>, %i: index) {
-  // expected-error @+1 {{cannot write 'i32' parts to 'f16'}}
+func.func @reduce_types(%p: memref<4x?x?xf16>, %s: memref<?xi32>, %c: memref<?x?xbf16>, %i: index) {
+  // expected-error @+1 {{cannot write 'f16' parts to 'bf16'}}
   tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 128]
-      : memref<4x?x?xi32>, memref<?xi32>, memref<?x?xf16>
+      : memref<4x?x?xf16>, memref<?xi32>, memref<?x?xbf16>
   return
 }
 

@@ -154,7 +154,7 @@ static ParseResult parseStepBody(AsmParser &parser,
   broadcast = ::tgemm::runtime::Broadcast::Col;
   if (!::tgemm::runtime::takesBroadcast(op))
     return success();
-  if (parser.parseLParen())
+  if (parser.parseOptionalLParen())
     return parser.emitError(loc) << "'" << name
                                  << "' takes a broadcast: " << name
                                  << "(row), " << name << "(col) or " << name

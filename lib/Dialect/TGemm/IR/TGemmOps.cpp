@@ -115,9 +115,9 @@ LogicalResult mlir::tgemm::verifyEpilogue(Operation *op, ArrayAttr steps,
       reads += cast<EpilogueStepAttr>(attr).takesOperand();
   if (reads != operands.size())
     return op->emitOpError()
-           << "has " << operands.size() << " epilogue operand(s), but its "
-           << (steps ? "epilogue's steps read " + std::to_string(reads)
-                     : std::string("has no epilogue, which reads 0"));
+           << "has " << operands.size() << " epilogue operand(s), but "
+           << (steps ? "its epilogue's steps read " + std::to_string(reads)
+                     : std::string("no epilogue to read them"));
   if (!steps)
     return success();
   int64_t rank = c.getRank();
