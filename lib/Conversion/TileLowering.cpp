@@ -718,6 +718,9 @@ struct WaitMmaLowering : public KernelPattern<WaitMmaOp, KernelLowering> {
 
 } // namespace
 
+static Value epilogueOperandsAligned(OpBuilder &b, Location loc,
+                                     const EpilogueSpec &epilogue);
+
 void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
                                      StoreTileOp::Adaptor adaptor,
                                      EpilogueStaging &staging) {
@@ -732,6 +735,11 @@ void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
   EpilogueSpec epilogue =
       EpilogueSpec::get(op.getAlphaValue(), op.getBetaValue(),
                         op.getEpilogueAttr(), adaptor.getEpilogueOperands());
+  // Any-size stores load the steps' operands whole only where they are
+  // aligned too (in_bounds guarantees it).
+  if (whole && !epilogue.steps.empty())
+    whole = arith::AndIOp::create(b, loc, whole,
+                                  epilogueOperandsAligned(b, loc, epilogue));
   SmallVector<Value> acc = unpackAccumulator(b, loc, adaptor.getAcc());
   for (int64_t piece = 0; piece < staging.getNumPieces(); ++piece) {
     staging.write(b, piece, acc);
@@ -975,6 +983,37 @@ EpilogueSpec EpilogueSpec::get(double alpha, double beta, ArrayAttr epilogue,
                           step.takesOperand() ? operands[next++] : Value()});
   }
   return spec;
+}
+
+/// Whether every operand of the epilogue's steps starts on a 16-byte
+/// boundary (and a residual's rows): then its vectors load whole where C's
+/// do. An i1, uniform; true without operands.
+static Value epilogueOperandsAligned(OpBuilder &b, Location loc,
+                                     const EpilogueSpec &epilogue) {
+  IndexMath im{b, loc};
+  Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
+  auto isZero = [&](Value v) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
+        .getResult();
+  };
+  for (const FusedStep &step : epilogue.steps) {
+    if (!step.operand)
+      continue;
+    auto type = cast<MemRefType>(step.operand.getType());
+    if (type.getRank() == 2) {
+      all = arith::AndIOp::create(b, loc, all,
+                                  hasAlignedRows(b, loc, step.operand));
+      continue;
+    }
+    int64_t bits = getElementBits(type.getElementType());
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, step.operand);
+    Value base =
+        memref::ExtractAlignedPointerAsIndexOp::create(b, loc, step.operand);
+    all = arith::AndIOp::create(
+        b, loc, all, isZero(im.rem(im.mul(meta.getOffset(), bits), 128)));
+    all = arith::AndIOp::create(b, loc, all, isZero(im.rem(base, 16)));
+  }
+  return all;
 }
 
 /// Address of element `index` of the rank-1 memref `vector` (global).
@@ -1417,6 +1456,9 @@ struct ReduceSplitsLowering : public OpConversionPattern<ReduceSplitsOp> {
               isZero(rb, m.rem(m.mul(v, partBits), vectorBits)));
         aligned = arith::AndIOp::create(
             rb, loc, aligned, isZero(rb, m.rem(partsBase, vectorBits / 8)));
+        if (!epilogue.steps.empty())
+          aligned = arith::AndIOp::create(
+              rb, loc, aligned, epilogueOperandsAligned(rb, loc, epilogue));
       }
       auto partVec = VectorType::get({n}, partElement);
       auto computeVec = VectorType::get({n}, compute);
