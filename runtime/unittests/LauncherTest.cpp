@@ -219,12 +219,7 @@ TEST(manifestSplitKMustMatchGrid) {
 namespace {
 /// TestSupport's epilogue kernel (scale(col) f32, bias(row) f16, residual
 /// bf16, gelu_tanh) with dynamic sizes.
-KernelManifest epilogueExample() {
-  std::string text = tgemm::test::epilogueManifest();
-  text = REPLACE(text, R"({"m": 4096, "n": 4096, "k": 4096})",
-                 R"({"m": null, "n": null, "k": null})");
-  return parseManifest(text, "m.json").kernels[0];
-}
+KernelManifest epilogueExample() { return tgemm::test::dynamicEpilogueKernel(); }
 const uint64_t kScale = 0x7f0000600000, kBias = 0x7f0000700000,
                kResidual = 0x7f0000800000;
 } // namespace

@@ -88,6 +88,14 @@ std::string epilogueManifest() {
   return text;
 }
 
+runtime::KernelManifest dynamicEpilogueKernel() {
+  std::string text = replaceOnce(epilogueManifest(),
+                                 R"({"m": 4096, "n": 4096, "k": 4096})",
+                                 R"({"m": null, "n": null, "k": null})",
+                                 __FILE__, __LINE__);
+  return runtime::parseManifest(text, "m.json").kernels[0];
+}
+
 std::string batchedManifest() {
   std::string text = exampleManifest();
   auto replace = [&](const std::string &from, const std::string &to) {

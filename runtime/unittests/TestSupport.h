@@ -51,6 +51,8 @@ std::string batchedManifest();
 /// kind: scale(col) reads epilogue0 (f32[N]), bias(row) epilogue1
 /// (f16[M]), residual epilogue2 (bf16, M x N), then gelu_tanh.
 std::string epilogueManifest();
+/// The kernel of epilogueManifest() with dynamic M, N and K.
+runtime::KernelManifest dynamicEpilogueKernel();
 
 /// `text` with the first occurrence of `from` replaced by `to`; records a
 /// failure if `from` is absent (a test that no longer mutates anything).
