@@ -14,12 +14,14 @@ cd "$(dirname "$0")/.."
 mode=${1:?prepare or run}
 dir=${2:?directory}
 ROUNDS=${ROUNDS:-2}
-# name|lowering|chip|A|acc|C|epilogue signature|operands
+# name|lowering|chip|A|acc|C (s8 dequantized to bf16 / f16, e4m3 to bf16)
 KERNELS=(
   "f16-ptx|ptx|sm_90|f16|f32|f16"
   "f16-wgmma|wgmma|sm_90a|f16|f32|f16"
   "bf16-wgmma|wgmma|sm_90a|bf16|f32|bf16"
   "s8-ptx|ptx|sm_90|i8|i32|bf16"
+  "s8-wgmma|wgmma|sm_90a|i8|i32|f16"
+  "e4m3-wgmma|wgmma|sm_90a|f8E4M3FN|f32|bf16"
 )
 EPILOGUES=(
   "plain|"
@@ -50,8 +52,6 @@ if [[ $mode == prepare ]]; then
     IFS='|' read -r name lowering chip a acc c <<<"$k"
     for e in "${EPILOGUES[@]}"; do
       IFS='|' read -r ename sig <<<"$e"
-      # s8 dequantizes: plain and scale-bias only.
-      [[ $a != i8 || $ename == plain || $ename == scale-bias ]] || continue
       emit "$a" "$acc" "$c" "$sig" > "$dir/$name-$ename.mlir"
       "$opt" "$dir/$name-$ename.mlir" \
         --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$dir/$name-$ename.k.mlir"

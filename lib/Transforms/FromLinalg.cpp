@@ -1,5 +1,7 @@
 //===- FromLinalg.cpp - linalg matmuls on memrefs to tgemm.matmul ---------===//
 
+#include "ImportEpilogue.h"
+
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
 #include "tgemm/Transforms/Passes.h"
 
@@ -200,25 +202,14 @@ struct FromLinalgPass
 
     // The verifier knows which element types, accumulators and strides an
     // instruction takes; its first message is the reason not to import.
-    std::string message;
-    {
-      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
-        if (message.empty() && diag.getSeverity() == DiagnosticSeverity::Error)
-          message = diag.str();
-        return success();
-      });
-      if (succeeded(mlir::verify(matmul)))
-        message.clear();
-      else if (message.empty())
-        message = "tgemm.matmul does not verify";
-    }
-    if (!message.empty()) {
+    if (std::string message = verifyMessage(matmul); !message.empty()) {
       matmul.erase();
       return message;
     }
     if (zeroFill)
       previous->erase();
     op.erase();
+    fuseElementwiseEpilogue(matmul);
     return "";
   }
 };

@@ -94,6 +94,22 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
     `--tgemm-pipeline` runs it, unless `allow-no-kernel`), a module that
     holds contractions but ends with no `tgemm.matmul` at all is an error:
     otherwise the pipeline would exit 0 with no kernel.
+
+    The element-wise `linalg.generic` ops that follow an imported matmul
+    (only ops that touch no memory between) and read its C become its fused
+    epilogue (docs/epilogue.md), one at a time: in the body, `v + x` and
+    `v * x` of a per-row, per-column or scalar input are `bias` and
+    `scale`, `v + r` of an input indexed like C is `residual`,
+    `max(v, 0)` or `select(v > 0, v, 0)` is `relu`, and the usual forms of
+    GELU (erf and tanh) and SiLU are `gelu_erf`, `gelu_tanh` and `silu`; a
+    constant factor before any step folds into alpha and beta; the casts
+    (`arith.extf` of C or an input, `arith.sitofp` of an i32 C, a final
+    `arith.truncf`) are the epilogue's own. A generic that writes another
+    buffer D takes C's place when C is a local `memref.alloc` that only the
+    matmul (zero-filled) and the generic use: C is then erased. The
+    epilogue computes in f32 and rounds once, to C's type. A generic right
+    after the matmul that reads C but is not such a chain stays as it is,
+    with a remark that names the part that is not a step.
   }];
   let options = [
     Option<"strict", "strict", "bool", /*default=*/"false",
@@ -105,7 +121,8 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
            "Fail when the module has contractions but no tgemm.matmul "
            "after the import">,
   ];
-  let dependentDialects = ["::mlir::tgemm::TGemmDialect"];
+  let dependentDialects = ["::mlir::tgemm::TGemmDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def TGemmSelectConfig : Pass<"tgemm-select-config"> {

@@ -1,0 +1,373 @@
+// RUN: tgemm-opt %s --split-input-file --tgemm-from-linalg --verify-diagnostics | FileCheck %s
+
+// What tgemm-from-linalg cannot fuse into a matmul's epilogue stays a
+// linalg.generic of its own, after the imported tgemm.matmul, with a remark
+// that says why.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// An exponential alone is no step.
+// CHECK-LABEL: func.func @exp
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @exp(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: its body computes `math.exp`, which is no epilogue step (bias, scale, residual, relu, gelu_tanh, gelu_erf, silu)}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A subtracted vector is no bias.
+// CHECK-LABEL: func.func @subtract
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @subtract(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %v: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: its body computes `arith.subf`}}
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.subf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A bias is an operand, not a constant.
+// CHECK-LABEL: func.func @constant_bias
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @constant_bias(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: it adds a constant; a bias is an operand}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %k = arith.constant 1.5 : f32
+    %e = arith.addf %x, %k : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A constant factor after a step would scale the step's operand too.
+// CHECK-LABEL: func.func @late_constant
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @late_constant(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %v: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: it multiplies by a constant after other steps; a scale there is an operand}}
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %k = arith.constant 1.5 : f32
+    %e = arith.addf %x, %y : f32
+    %f = arith.mulf %e, %k : f32
+    linalg.yield %f : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// Rounding between steps is not the epilogue's single rounding.
+// CHECK-LABEL: func.func @rounded_between
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @rounded_between(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: it converts between float types between steps (`arith.extf`); the epilogue computes in f32 and rounds once, to C's type}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = arith.truncf %x : f32 to f16
+    %e = arith.extf %t : f16 to f32
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %e, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A matrix read transposed is neither a vector nor a residual.
+// CHECK-LABEL: func.func @transposed_operand
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @transposed_operand(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %r: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: input #1 is indexed as no epilogue operand is (a per-row, per-column or scalar vector, or a residual like C)}}
+  linalg.generic {indexing_maps = [#id, #tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A residual is added, not multiplied.
+// CHECK-LABEL: func.func @times_matrix
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @times_matrix(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %r: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: it multiplies by a matrix (input #1); the epilogue multiplies by vectors and adds matrices}}
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<?x?xf32>, memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.mulf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A body that reads its output's old values (D += f(C)) is not C's epilogue.
+// CHECK-LABEL: func.func @old_output
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @old_output(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %d: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: it reads its output's old values}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = arith.addf %x, %o : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// Writing D instead of a C the caller sees would leave C unwritten.
+// CHECK-LABEL: func.func @argument_c
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @argument_c(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %d: memref<?x?xf16>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: C's old values are part of the product (beta is not 0): writing another buffer would drop them}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %e = arith.truncf %x : f32 to f16
+    linalg.yield %e : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// Zero-filled, but the caller's C.
+// CHECK-LABEL: func.func @argument_c_zeroed
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @argument_c_zeroed(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %d: memref<?x?xf16>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: C is not a buffer local to this function: writing the result elsewhere would leave C unwritten}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %e = arith.truncf %x : f32 to f16
+    linalg.yield %e : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A local C that is read again later must be written.
+// CHECK-LABEL: func.func @read_later
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @read_later(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf16>, %e: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %c = memref.alloc(%m, %m) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: C is used after it (by `memref.copy`): writing the result elsewhere would leave C unwritten}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.copy %c, %e : memref<?x?xf32> to memref<?x?xf32>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// A row sum of C is not element-wise.
+// CHECK-LABEL: func.func @reduction
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @reduction(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %s: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: it is not element-wise over C (its loops are not C's, all parallel)}}
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%c : memref<?x?xf32>) outs(%s : memref<?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = arith.addf %x, %o : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// The fused op verifies its operands: a residual must be packed.
+// CHECK-LABEL: func.func @strided_residual
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @strided_residual(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>, %r: memref<?x?xf32, strided<[?, 1], offset: ?>>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: the fused tgemm.matmul would not verify:}}
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<?x?xf32>, memref<?x?xf32, strided<[?, 1], offset: ?>>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// An op between them that touches memory keeps the generic apart (the
+// copy might write what it reads).
+// CHECK-LABEL: func.func @not_next
+// CHECK: tgemm.matmul
+// CHECK-NEXT: memref.copy
+// CHECK-NEXT: linalg.generic
+func.func @not_next(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                    %v: memref<?xf32>, %w: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  memref.copy %w, %v : memref<?xf32> to memref<?xf32>
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: `memref.copy` between them touches memory}}
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// One generic fuses, the next does not: the first one's step stays.
+// CHECK-LABEL: func.func @partly
+// CHECK: tgemm.matmul {{.*}} epilogue(bias(col) %arg3 : memref<?xf32>)
+// CHECK-NEXT: linalg.generic
+func.func @partly(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                  %v: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: its body computes `math.tanh`}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.tanh %x : f32
+    linalg.yield %e : f32
+  }
+  return
+}
