@@ -1033,9 +1033,9 @@ static Value getVectorElementPointer(OpBuilder &b, Location loc, Value vector,
       b, loc, LLVM::LLVMPointerType::get(ctx, 1), generic);
 }
 
-/// 2^x for each element of an f32 vector (`ex2.approx.ftz.f32`: PTX ISA,
-/// "ex2", maximum relative error 2^-22).
-static Value exp2Vector(OpBuilder &b, Location loc, Value x) {
+/// One PTX instruction `opcode d, a;` on each element of an f32 vector.
+static Value approxVector(OpBuilder &b, Location loc, Value x,
+                          StringRef opcode) {
   auto type = cast<VectorType>(x.getType());
   Value out = x;
   for (int64_t i = 0; i < type.getNumElements(); ++i) {
@@ -1043,17 +1043,31 @@ static Value exp2Vector(OpBuilder &b, Location loc, Value x) {
     PtxBuilder ptx(b, loc);
     std::string d = ptx.output(b.getF32Type(), "=f");
     std::string a = ptx.input(e, "f");
-    Value r = ptx.emit("ex2.approx.ftz.f32 " + d + ", " + a + ";",
+    Value r = ptx.emit(opcode.str() + " " + d + ", " + a + ";",
                        /*sideEffects=*/false)[0];
     out = vector::InsertOp::create(b, loc, r, out, i);
   }
   return out;
 }
 
+/// 2^x (`ex2.approx.ftz.f32`: PTX ISA, "ex2", maximum relative error
+/// 2^-22).
+static Value exp2Vector(OpBuilder &b, Location loc, Value x) {
+  return approxVector(b, loc, x, "ex2.approx.ftz.f32");
+}
+
+/// 1/x (`rcp.approx.ftz.f32`: PTX ISA, "rcp", maximum error 1 ulp; 1/inf
+/// is 0). The activations take it for 1/(1 + e) >= 1, where the IEEE
+/// division (div.rn.f32) leaves its fast path once e is past 2^126, as
+/// e^-x is for half the inputs of a sigmoid.
+static Value reciprocalVector(OpBuilder &b, Location loc, Value x) {
+  return approxVector(b, loc, x, "rcp.approx.ftz.f32");
+}
+
 /// An activation of an f32 vector, with the definitions of
 /// runtime/Epilogue.h computed from 2^x:
 ///   relu(v)      = v > 0 ? v : 0
-///   silu(v)      = v / (1 + e^-v)
+///   silu(v)      = v / (1 + e^-v)     (v * rcp(1 + e^-v))
 ///   gelu_tanh(v) = 0.5 v (1 + tanh(u)) = v / (1 + e^-2u),
 ///                  u = sqrt(2/pi) (v + 0.044715 v^3)
 ///   gelu_erf(v)  = 0.5 v (1 + erf(v / sqrt 2)), with erfc(a) for a >= 0
@@ -1078,7 +1092,7 @@ static Value applyActivation(OpBuilder &b, Location loc,
   // v / (1 + e^-x)
   auto overOnePlusExp = [&](Value x) -> Value {
     Value e = exp2Vector(b, loc, mul(x, splat(-log2e)));
-    return arith::DivFOp::create(b, loc, v, add(splat(1.0), e));
+    return mul(v, reciprocalVector(b, loc, add(splat(1.0), e)));
   };
   switch (op) {
   case EpilogueOp::Relu: {
@@ -1100,8 +1114,8 @@ static Value applyActivation(OpBuilder &b, Location loc,
         arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, splat(0.0));
     Value a = arith::SelectOp::create(b, loc, negative,
                                       arith::NegFOp::create(b, loc, x), x);
-    Value t = arith::DivFOp::create(
-        b, loc, splat(1.0), add(splat(1.0), mul(a, splat(0.3275911))));
+    Value t = reciprocalVector(b, loc,
+                               add(splat(1.0), mul(a, splat(0.3275911))));
     Value poly = splat(1.061405429);
     for (double coefficient :
          {-1.453152027, 1.421413741, -0.284496736, 0.254829592})
