@@ -364,6 +364,11 @@ private:
           return "";
         }
       }
+      for (Value operand : def->getOperands())
+        if (Operation *d = operand.getDefiningOp();
+            d ? d->getBlock() != op.getBody()
+              : cast<BlockArgument>(operand).getOwner() != op.getBody())
+          return "it reads a value other than the product and its inputs";
     }
     if (isa<arith::TruncFOp, arith::ExtFOp>(def))
       return "it converts between float types between steps (" +
@@ -466,8 +471,7 @@ public:
     }
     bool usesOut = generic.payloadUsesValueFromOperand(&init);
     if (!acc) {
-      if (out != c || !usesOut)
-        return "it does not read the product";
+      // readsC: C is the init, and the body reads it.
       acc = generic.getMatchingBlockArgument(&init);
     } else if (usesOut) {
       return "it reads its output's old values";

@@ -371,3 +371,166 @@ func.func @partly(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// The rest of the messages: a body whose result is an input alone, or a
+// value from outside it; two outputs; an output or C read transposed; a
+// generic that writes A; a constant factor after a fused generic's step.
+// CHECK-LABEL: func.func @not_the_product
+// CHECK: tgemm.matmul
+// CHECK-NOT: epilogue
+// CHECK-NEXT: linalg.generic
+func.func @not_the_product(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                           %v: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: its result does not depend on the product}}
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @captured
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @captured(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                    %s: f32) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: it reads a value other than the product and its inputs}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = arith.addf %x, %s : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @two_outputs
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @two_outputs(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                       %d: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: it writes more than one output}}
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c, %d : memref<?x?xf32>, memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32, %p: f32):
+    linalg.yield %x, %x : f32, f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// CHECK-LABEL: func.func @transposed_write
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @transposed_write(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
+                            %c: memref<?x?xf32>, %d: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: it does not write its output element by element like C}}
+  linalg.generic {indexing_maps = [#id, #tr], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+
+// CHECK-LABEL: func.func @transposed_read
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @transposed_read(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
+                           %c: memref<?x?xf32>, %d: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: it reads C other than element by element}}
+  linalg.generic {indexing_maps = [#tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// CHECK-LABEL: func.func @writes_a
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @writes_a(%a: memref<?x?xf16>, %b: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %c = memref.alloc(%m, %m) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: it writes A or B}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%a : memref<?x?xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+
+// CHECK-LABEL: func.func @late_factor
+// CHECK: tgemm.matmul {{.*}} epilogue(bias(col)
+// CHECK-NEXT: linalg.generic
+func.func @late_factor(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                       %v: memref<?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %v : memref<?x?xf32>, memref<?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  // expected-remark @+1 {{left as it is: it multiplies by a constant after the steps already fused; a scale there is an operand}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %k = arith.constant 2.0 : f32
+    %e = arith.mulf %x, %k : f32
+    linalg.yield %e : f32
+  }
+  return
+}
