@@ -434,8 +434,9 @@ class Fuser {
 public:
   explicit Fuser(MatmulOp matmul) : matmul(matmul) {}
 
-  /// Tries to fold `generic` into the matmul: the new matmul replaces both,
-  /// or "" is not returned and nothing changes.
+  /// Tries to fold `generic` into the matmul: on success the new matmul
+  /// replaces both and "" is returned; otherwise why not, and nothing
+  /// changes.
   std::string fuse(linalg::GenericOp generic) {
     Value c = matmul.getC();
     auto cType = cast<MemRefType>(c.getType());
@@ -506,9 +507,9 @@ public:
         if (user == matmul || user == generic)
           continue;
         if (!isa<memref::DeallocOp>(user))
-          return "C is used after it (by `" +
+          return "C is also used by `" +
                  user->getName().getStringRef().str() +
-                 "`): writing the result elsewhere would leave C unwritten";
+                 "`: writing the result elsewhere would leave C unwritten";
         deadC.push_back(user);
       }
     }

@@ -258,7 +258,7 @@ func.func @read_later(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
                 outs(%c : memref<?x?xf32>)
-  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: C is used after it (by `memref.copy`): writing the result elsewhere would leave C unwritten}}
+  // expected-remark @+1 {{not fused into the epilogue of the tgemm.matmul before it, left as it is: C is also used by `memref.copy`: writing the result elsewhere would leave C unwritten}}
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf16>) {
   ^bb0(%x: f32, %o: f16):
