@@ -39,16 +39,13 @@ table; it exits 1 if any check fails. SHAPES (e.g. "8192x8192x8192
 import csv
 import os
 import statistics
-import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The build's package (with the compiler extension) where there is one; the
-# source package (runtime only) on the GPU host; PYTHONPATH's where it is set.
-_BUILT = os.path.join(REPO, "build", "python")
-if not os.environ.get("PYTHONPATH"):
-    sys.path.insert(0, _BUILT if os.path.isdir(os.path.join(_BUILT, "tgemm"))
-                    else os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torchbench  # noqa: E402
+from torchbench import timed  # noqa: E402
+
+torchbench.use_package()
 
 # kind: (A element, accumulator, C element, fused epilogue, its operands)
 # Operands are (name, MLIR type) in the order the steps read them.
@@ -99,13 +96,7 @@ def prepare(out):
 
 
 def run(out):
-    subprocess.run(
-        "cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF "
-        "-DCMAKE_BUILD_TYPE=Release > %s/cmake.log && ninja -C build-gpu "
-        "tgemm_runtime > %s/ninja.log" % (out, out), shell=True, check=True,
-        cwd=REPO)
-    os.environ.setdefault("TGEMM_RUNTIME_LIB", os.path.join(
-        REPO, "build-gpu", "lib", "libtgemm_runtime.so"))
+    torchbench.build_runtime(out)
     import torch
     import torch.nn.functional as F
     from tgemm.launch import Launcher
@@ -162,21 +153,6 @@ def run(out):
                 v = F.gelu(v, approximate="tanh")
             out_.copy_(v)
         ew_name = "torch"
-
-    def timed(fn):
-        for _ in range(5):
-            fn()
-        times = []
-        for _ in range(5):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(10):
-                fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) / 10)
-        return statistics.median(times)
 
     def launcher(name):
         return Launcher(os.path.join(out, name + ".ptx"),
@@ -345,17 +321,6 @@ def run(out):
     return 1 if failed else 0
 
 
-def main(argv):
-    if len(argv) < 2 or argv[1] not in ("prepare", "run"):
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    out = argv[2] if len(argv) > 2 else os.path.join(REPO, "build",
-                                                      "epilogue-torch")
-    if argv[1] == "prepare":
-        prepare(out)
-        return 0
-    return run(out)
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(torchbench.main(sys.argv, __doc__, prepare, run,
+                             "epilogue-torch"))

@@ -23,7 +23,10 @@ import os
 import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torchbench  # noqa: E402
+
+REPO = torchbench.REPO
 sys.path.insert(0, os.path.join(REPO, "python"))
 
 # group: [(name, lowering, chip, block, warps, stages)]; every kernel of a
@@ -75,13 +78,7 @@ def prepare(out):
 
 
 def run(out):
-    subprocess.run(
-        "cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF "
-        "-DCMAKE_BUILD_TYPE=Release > %s/cmake.log && ninja -C build-gpu "
-        "tgemm_runtime > %s/ninja.log" % (out, out), shell=True, check=True,
-        cwd=REPO)
-    os.environ.setdefault("TGEMM_RUNTIME_LIB", os.path.join(
-        REPO, "build-gpu", "lib", "libtgemm_runtime.so"))
+    torchbench.build_runtime(out)
     import torch
     from tgemm.launch import Launcher
     torch.manual_seed(0)
@@ -127,12 +124,5 @@ def run(out):
 
 
 if __name__ == "__main__":
-    mode = sys.argv[1] if len(sys.argv) > 1 else ""
-    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
-        REPO, "build", "split-k-determinism")
-    if mode == "prepare":
-        prepare(out)
-    elif mode == "run":
-        sys.exit(run(out))
-    else:
-        sys.exit("usage: split-k-determinism.py prepare|run [DIR]")
+    sys.exit(torchbench.main(sys.argv, __doc__, prepare, run,
+                             "split-k-determinism"))

@@ -22,16 +22,12 @@ any check fails.
 
 import csv
 import os
-import statistics
-import subprocess
 import sys
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The build's package (with the compiler extension) where there is one, as
-# here; the source package (runtime only) on the GPU host.
-_BUILT = os.path.join(REPO, "build", "python")
-sys.path.insert(0, _BUILT if os.path.isdir(os.path.join(_BUILT, "tgemm"))
-                else os.path.join(REPO, "python"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torchbench  # noqa: E402
+
+torchbench.use_package()
 
 # name: (a, b, acc, c, layout_a, layout_b, strided, batched, lowering)
 KERNELS = {
@@ -86,13 +82,7 @@ def prepare(out):
 
 
 def run(out):
-    subprocess.run(
-        "cmake -G Ninja -S . -B build-gpu -DTGEMM_ENABLE_COMPILER=OFF "
-        "-DCMAKE_BUILD_TYPE=Release > %s/cmake.log && ninja -C build-gpu "
-        "tgemm_runtime > %s/ninja.log" % (out, out), shell=True, check=True,
-        cwd=REPO)
-    os.environ.setdefault("TGEMM_RUNTIME_LIB", os.path.join(
-        REPO, "build-gpu", "lib", "libtgemm_runtime.so"))
+    torchbench.build_runtime(out)
     import torch
     from tgemm.launch import Launcher
     torch.manual_seed(0)
@@ -149,23 +139,7 @@ def run(out):
         return float(torch.linalg.norm(c - ref) / torch.linalg.norm(ref)), \
             {"f16": 2e-3, "bf16": 1e-2, "tf32": 2e-3, "e4m3": 1e-2}[kind]
 
-    def timed(fn):
-        """Median over 5 samples of 10 back-to-back launches each (the
-        host's launch overhead, Python's included, overlaps the GPU's
-        work), in ms per launch."""
-        for _ in range(5):
-            fn()
-        times = []
-        for _ in range(5):
-            start = torch.cuda.Event(enable_timing=True)
-            end = torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(10):
-                fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) / 10)
-        return statistics.median(times)
+    timed = torchbench.timed
 
     for name, (ka, kb, acc, kc, la, lb, strided, batched, lowering) in \
             KERNELS.items():
@@ -278,17 +252,6 @@ def run(out):
     return 1 if failed else 0
 
 
-def main(argv):
-    if len(argv) < 2 or argv[1] not in ("prepare", "run"):
-        print(__doc__.strip(), file=sys.stderr)
-        return 2
-    out = argv[2] if len(argv) > 2 else os.path.join(REPO, "build",
-                                                      "torch-launch")
-    if argv[1] == "prepare":
-        prepare(out)
-        return 0
-    return run(out)
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    sys.exit(torchbench.main(sys.argv, __doc__, prepare, run,
+                             "torch-launch"))

@@ -225,35 +225,40 @@ private:
     return {};
   }
 
-  /// gelu_erf(u) = 0.5 u (1 + erf(u / sqrt 2)): u, else null.
-  Value geluErf(Value v) const {
+  /// 0.5 u (1 + F(z)) where argumentOf(z) is u: u, else null.
+  template <typename F>
+  Value halfTimesOnePlus(Value v,
+                         function_ref<Value(Value z)> argumentOf) const {
     Monomial m = monomial(v);
     for (unsigned i = 0; i < m.factors.size(); ++i) {
-      Value z = onePlus<math::ErfOp>(m.factors[i]);
-      Value u = z ? scaledBy(z, 0.70710678118654752) : Value();
+      Value z = onePlus<F>(m.factors[i]);
+      Value u = z ? argumentOf(z) : Value();
       if (u && same(without(m, i), power(u, 1, 0.5)))
         return u;
     }
     return {};
   }
 
+  /// gelu_erf(u) = 0.5 u (1 + erf(u / sqrt 2)): u, else null.
+  Value geluErf(Value v) const {
+    return halfTimesOnePlus<math::ErfOp>(
+        v, [&](Value z) { return scaledBy(z, 0.70710678118654752); });
+  }
+
   /// gelu_tanh(u) = 0.5 u (1 + tanh(sqrt(2/pi) (u + 0.044715 u^3))): u,
   /// else null.
   Value geluTanh(Value v) const {
-    Monomial m = monomial(v);
-    for (unsigned i = 0; i < m.factors.size(); ++i) {
-      Value z = onePlus<math::TanhOp>(m.factors[i]);
-      Value s = z ? scaledBy(z, 0.79788456080286536) : Value();
+    return halfTimesOnePlus<math::TanhOp>(v, [&](Value z) -> Value {
+      Value s = scaledBy(z, 0.79788456080286536);
       auto add = s ? s.getDefiningOp<arith::AddFOp>() : nullptr;
       if (!add)
-        continue;
+        return {};
       for (auto [u, cube] : {std::pair(add.getLhs(), add.getRhs()),
                              std::pair(add.getRhs(), add.getLhs())})
-        if (same(monomial(cube), power(u, 3, 0.044715)) &&
-            same(without(m, i), power(u, 1, 0.5)))
+        if (same(monomial(cube), power(u, 3, 0.044715)))
           return u;
-    }
-    return {};
+      return {};
+    });
   }
 
   /// silu(u) = u / (1 + exp(-u)), or u * (1 / (1 + exp(-u))): u, else null.
