@@ -110,21 +110,6 @@ InstrShape tgemm::commonTile(llvm::ArrayRef<const MmaFact *> facts) {
   return tile;
 }
 
-bool tgemm::isLegalOutput(ElemKind acc, ElemKind c) {
-  switch (acc) {
-  case ElemKind::F32:
-    return c == ElemKind::F32 || c == ElemKind::F16 || c == ElemKind::BF16;
-  case ElemKind::F16:
-    return c == ElemKind::F16 || c == ElemKind::F32;
-  case ElemKind::S32:
-    // A float C dequantizes: the epilogue converts the accumulator to f32.
-    return c == ElemKind::S32 || c == ElemKind::F32 || c == ElemKind::F16 ||
-           c == ElemKind::BF16;
-  default:
-    return false;
-  }
-}
-
 const ChipInfo *tgemm::lookupChip(llvm::StringRef name) {
   for (const ChipInfo &c : kChips)
     if (c.name == name)

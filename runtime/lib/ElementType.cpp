@@ -132,12 +132,20 @@ std::string GemmSpec::signature() const {
   return s;
 }
 
-namespace {
-bool isFloatOutput(ElementType t) {
-  return t == ElementType::F32 || t == ElementType::F16 ||
-         t == ElementType::BF16;
+bool isLegalOutput(ElementType acc, ElementType c) {
+  using ET = ElementType;
+  switch (acc) {
+  case ET::F32:
+    return c == ET::F32 || c == ET::F16 || c == ET::BF16;
+  case ET::F16:
+    return c == ET::F16 || c == ET::F32;
+  case ET::S32:
+    // A float C dequantizes: the epilogue converts the accumulator to f32.
+    return c == ET::S32 || c == ET::F32 || c == ET::F16 || c == ET::BF16;
+  default:
+    return false;
+  }
 }
-} // namespace
 
 bool isSupportedCombination(const GemmSpec &spec, std::string *why) {
   using ET = ElementType;
@@ -154,7 +162,7 @@ bool isSupportedCombination(const GemmSpec &spec, std::string *why) {
       return reject("e4m3/e5m2 operands must both be fp8");
     if (acc != ET::F32)
       return reject("fp8 operands accumulate in f32");
-    if (!isFloatOutput(c))
+    if (!isLegalOutput(acc, c))
       return reject("fp8 operands give C in f32, f16 or bf16");
     return true;
   }
@@ -163,16 +171,14 @@ bool isSupportedCombination(const GemmSpec &spec, std::string *why) {
                   "mixed e4m3/e5m2)");
   switch (a) {
   case ET::F16:
-    if (acc == ET::F32 && isFloatOutput(c))
-      return true;
-    if (acc == ET::F16 && (c == ET::F16 || c == ET::F32))
+    if ((acc == ET::F32 || acc == ET::F16) && isLegalOutput(acc, c))
       return true;
     return reject("f16 operands: acc f32 gives C in f32, f16 or bf16; acc "
                   "f16 gives C in f16 or f32");
   case ET::BF16:
   case ET::TF32:
   case ET::F32:
-    if (acc == ET::F32 && isFloatOutput(c))
+    if (acc == ET::F32 && isLegalOutput(acc, c))
       return true;
     return reject(std::string(elementTypeName(a)) +
                   " operands accumulate in f32 and give C in f32, f16 or "
@@ -182,7 +188,7 @@ bool isSupportedCombination(const GemmSpec &spec, std::string *why) {
   case ET::S4:
     // A float C dequantizes: alpha * float(acc) + beta * float(C), then
     // any epilogue steps, rounded to C's type.
-    if (acc == ET::S32 && (c == ET::S32 || isFloatOutput(c)))
+    if (acc == ET::S32 && isLegalOutput(acc, c))
       return true;
     return reject("integer operands accumulate in s32 and give C in s32, "
                   "f32, f16 or bf16");

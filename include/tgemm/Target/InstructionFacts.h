@@ -86,8 +86,10 @@ llvm::SmallVector<ElemKind, 2> legalAccumulators(ElemKind a, ElemKind b);
 /// common multiple of their shapes.
 InstrShape commonTile(llvm::ArrayRef<const MmaFact *> facts);
 
-/// Whether the epilogue converts an `acc` accumulator into a `c` output.
-bool isLegalOutput(ElemKind acc, ElemKind c);
+/// Whether the store converts an `acc` accumulator into a `c` output: the
+/// runtime's rule (tgemm/runtime/ElementType.h), which the manifest reader
+/// applies too.
+using ::tgemm::runtime::isLegalOutput;
 
 const ChipInfo *lookupChip(llvm::StringRef name);
 std::optional<Family> parseFamily(llvm::StringRef name);

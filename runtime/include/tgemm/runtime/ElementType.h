@@ -76,6 +76,12 @@ struct GemmSpec {
   std::string signature() const;
 };
 
+/// Whether the store converts an `acc` accumulator into a `c` output: f32
+/// into f32, f16 or bf16; f16 into f16 or f32; s32 into s32 or, dequantized
+/// (alpha * float(acc) + beta * float(C)), into f32, f16 or bf16. The one
+/// rule: the compiler's legality module and verifier ask it too.
+bool isLegalOutput(ElementType acc, ElementType c);
+
 /// Whether tgemm compiles this (A, B, acc, C) combination; if not, `why`
 /// says what would be accepted.
 bool isSupportedCombination(const GemmSpec &spec, std::string *why);
