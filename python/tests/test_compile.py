@@ -234,3 +234,46 @@ def test_linalg_not_imported():
                              r"no kernel: none of the module's 1 contraction "
                              r"could be imported"):
         tgemm.compile(text, lowering="ptx", chip="sm_90")
+
+
+def test_linalg_epilogue():
+    # The element-wise linalg.generic after the matmul (bias per column,
+    # relu, the cast to bf16) becomes the kernel's epilogue: the manifest
+    # lists its steps and the bias as an argument after C, which the
+    # launcher then takes after c.
+    text = """
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @linear_relu(%x: memref<?x?xbf16>, %w: memref<?x?xbf16>,
+                       %bias: memref<?xf32>, %y: memref<?x?xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %x, %c0 : memref<?x?xbf16>
+  %n = memref.dim %w, %c1 : memref<?x?xbf16>
+  %acc = memref.alloc(%m, %n) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%acc : memref<?x?xf32>)
+  linalg.matmul ins(%x, %w : memref<?x?xbf16>, memref<?x?xbf16>)
+                outs(%acc : memref<?x?xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%acc, %bias : memref<?x?xf32>, memref<?xf32>)
+      outs(%y : memref<?x?xbf16>) {
+  ^bb0(%a: f32, %b: f32, %o: bf16):
+    %v = arith.addf %a, %b : f32
+    %r = arith.maximumf %v, %zero : f32
+    %t = arith.truncf %r : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  memref.dealloc %acc : memref<?x?xf32>
+  return
+}
+"""
+    kernel = tgemm.compile(text, lowering="wgmma", chip="sm_90a")
+    [k] = kernel.kernels
+    assert k["c"]["type"] == "bf16"
+    assert k["epilogue"] == [
+        {"op": "bias", "broadcast": "col", "arg": "epilogue0"},
+        {"op": "relu"}]
+    names = [a["name"] for a in k["args"]]
+    assert names[names.index("c") + 1] == "epilogue0"
