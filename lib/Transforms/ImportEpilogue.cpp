@@ -32,6 +32,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <cmath>
 
@@ -59,16 +60,24 @@ class BodyMatcher {
 public:
   BodyMatcher(linalg::GenericOp op, BlockArgument acc,
               ArrayRef<InputKind> kinds)
-      : op(op), acc(acc), kinds(kinds) {
-    Type t = acc.getType();
-    // Constants are compared at the precision the body computes in.
-    tolerance = t.isF16() ? 2e-3 : t.isBF16() ? 1.6e-2 : 1e-5;
-  }
+      : op(op), acc(acc), kinds(kinds) {}
 
   /// The chain that yields `v`, or why there is none.
   std::string match(Value v, Chain &chain) {
-    if (auto trunc = v.getDefiningOp<arith::TruncFOp>())
+    for (Operation &inner : op.getBody()->without_terminator())
+      if (!isMemoryEffectFree(&inner))
+        return "its body has side effects (" + describe(&inner) + ")";
+    if (auto trunc = v.getDefiningOp<arith::TruncFOp>()) {
+      if (trunc.getRoundingmodeAttr())
+        return "its final arith.truncf has a rounding mode; the epilogue "
+               "rounds to nearest";
       v = trunc.getIn(); // the final rounding to C's type
+    }
+    // Constants are compared at the precision the body computes in: half
+    // an ulp of f16 and bf16 (the rounding of a decimal constant), f32's
+    // decimal digits.
+    Type t = v.getType();
+    tolerance = t.isF16() ? 5e-4 : t.isBF16() ? 4e-3 : 1e-6;
     return chain_(v, chain);
   }
 
@@ -76,7 +85,7 @@ private:
   mutable linalg::GenericOp op;
   BlockArgument acc;
   ArrayRef<InputKind> kinds;
-  double tolerance;
+  double tolerance = 1e-6;
 
   /// The accumulator, as the body reads it: itself, or converted to a wider
   /// float (extf of an f16 C, sitofp of an i32 one).
@@ -407,6 +416,13 @@ InputKind kindOf(AffineMap map, unsigned rank, unsigned inputRank) {
   return InputKind::Other;
 }
 
+/// The buffer `v` is a view of (through casts, subviews, reshapes), or v.
+Value rootOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
 /// Whether `op` may sit between the matmul and the generic it fuses: it
 /// neither reads nor writes memory (an alloc of the generic's output, a
 /// constant, a memref.dim).
@@ -499,8 +515,6 @@ public:
     double beta = matmul.getBeta() ? matmul.getBeta()->convertToDouble() : 1.0;
     SmallVector<Operation *> deadC;
     if (out != c) {
-      if (out == matmul.getA() || out == matmul.getB())
-        return "it writes A or B";
       if (beta != 0.0)
         return "C's old values are part of the product (beta is not 0): "
                "writing another buffer would drop them";
@@ -521,17 +535,50 @@ public:
 
     // The new matmul, at the generic's place (its operands are defined
     // there).
+    // The fused kernel reads its operands while it writes `out`, and
+    // reads no C but the product: no operand may be a view of C or of
+    // `out` (but a residual that is `out` itself, read and written element
+    // by element by the same thread), and `out` no view of A or B.
+    // Distinct function arguments are taken not to alias, as tgemm.matmul
+    // takes its A, B and C.
+    Value outRoot = rootOf(out), cRoot = rootOf(c);
+    if (outRoot == rootOf(matmul.getA()) || outRoot == rootOf(matmul.getB()))
+      return "it writes (a view of) A or B";
+    for (Value v : matmul.getEpilogueOperands())
+      if (rootOf(v) == outRoot)
+        return "it writes (a view of) an operand of the steps fused before";
+    SmallVector<EpilogueStepAttr> operandSteps;
+    for (Attribute a : chain.steps)
+      if (auto s = cast<EpilogueStepAttr>(a); s.takesOperand())
+        operandSteps.push_back(s);
+    for (auto [input, s] : llvm::zip_equal(chain.inputs, operandSteps)) {
+      Value v = generic.getDpsInputOperand(input)->get();
+      bool selfResidual = v == out && s.getOp() == EpilogueOp::Residual;
+      if (rootOf(v) == cRoot || (rootOf(v) == outRoot && !selfResidual))
+        return "input #" + std::to_string(input) + " is a view of " +
+               (rootOf(v) == cRoot ? "C" : "its output") +
+               ": the fused kernel would read it while it writes";
+      auto type = cast<MemRefType>(v.getType());
+      if (type.getRank() == 0 && !type.getLayout().isIdentity())
+        return "input #" + std::to_string(input) +
+               " is a scalar with a layout; the epilogue reads packed "
+               "vectors";
+    }
+
     OpBuilder builder(generic);
     SmallVector<Value> operands(matmul.getEpilogueOperands());
+    SmallVector<Operation *> views;
     for (unsigned input : chain.inputs) {
       Value v = generic.getDpsInputOperand(input)->get();
       auto type = cast<MemRefType>(v.getType());
-      if (type.getRank() == 0) // a scalar as the one element of a vector
+      if (type.getRank() == 0) { // a scalar as the one element of a vector
         v = memref::ExpandShapeOp::create(
             builder, generic.getLoc(),
             MemRefType::get({1}, type.getElementType(), nullptr,
                             type.getMemorySpace()),
             v, ArrayRef<ReassociationIndices>{});
+        views.push_back(v.getDefiningOp());
+      }
       operands.push_back(v);
     }
     SmallVector<Attribute> steps;
@@ -552,6 +599,8 @@ public:
         steps.empty() ? nullptr : builder.getArrayAttr(steps));
     if (std::string why = verifyMessage(fused); !why.empty()) {
       fused.erase();
+      for (Operation *view : llvm::reverse(views))
+        view->erase();
       return "the fused tgemm.matmul would not verify: " + why;
     }
     matmul.erase();

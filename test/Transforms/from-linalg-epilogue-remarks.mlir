@@ -496,7 +496,7 @@ func.func @writes_a(%a: memref<?x?xf16>, %b: memref<?x?xf16>) {
   linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
   linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
                 outs(%c : memref<?x?xf32>)
-  // expected-remark @+1 {{left as it is: it writes A or B}}
+  // expected-remark @+1 {{left as it is: it writes (a view of) A or B}}
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%c : memref<?x?xf32>) outs(%a : memref<?x?xf16>) {
   ^bb0(%x: f32, %o: f16):
@@ -531,6 +531,159 @@ func.func @late_factor(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
     %k = arith.constant 2.0 : f32
     %e = arith.mulf %x, %k : f32
     linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Aliasing: a residual that is a view of C would read C's old values, not
+// the product.
+// CHECK-LABEL: func.func @residual_view_of_c
+// CHECK: tgemm.matmul
+// CHECK-NOT: epilogue
+// CHECK: linalg.generic
+func.func @residual_view_of_c(%a: memref<?x?xf16>, %b: memref<?x?xf16>,
+                              %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<64x64xf32>)
+  %cc = memref.cast %c : memref<64x64xf32> to memref<?x?xf32>
+  // expected-remark @+1 {{left as it is: input #1 is a view of C: the fused kernel would read it while it writes}}
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %cc : memref<64x64xf32>, memref<?x?xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Writing a view of A while the GEMM still reads A.
+// CHECK-LABEL: func.func @writes_view_of_a
+// CHECK: tgemm.matmul
+// CHECK: linalg.generic
+func.func @writes_view_of_a(%a: memref<64x64xf16>, %b: memref<64x64xf16>) {
+  %c = memref.alloc() : memref<64x64xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+                outs(%c : memref<64x64xf32>)
+  %y = memref.cast %a : memref<64x64xf16> to memref<?x?xf16>
+  // expected-remark @+1 {{left as it is: it writes (a view of) A or B}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%y : memref<?x?xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A body with a side effect is not an epilogue (the store would be lost).
+// CHECK-LABEL: func.func @side_effect
+// CHECK: tgemm.matmul
+// CHECK-NEXT: linalg.generic
+func.func @side_effect(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                       %log: memref<f32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: its body has side effects (`memref.store`)}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    memref.store %x, %log[] : memref<f32>
+    %zero = arith.constant 0.0 : f32
+    %r = arith.maxnumf %x, %zero : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A 0-d scalar with a layout (a subview) is no packed vector.
+// CHECK-LABEL: func.func @scalar_with_layout
+// CHECK: tgemm.matmul
+// CHECK-NOT: expand_shape
+// CHECK: linalg.generic
+func.func @scalar_with_layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>,
+                              %buf: memref<?xf32>, %i: index) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  %s = memref.subview %buf[%i] [1] [1] : memref<?xf32> to memref<f32, strided<[], offset: ?>>
+  // expected-remark @+1 {{left as it is: input #1 is a scalar with a layout; the epilogue reads packed vectors}}
+  linalg.generic {indexing_maps = [#id, affine_map<(d0, d1) -> ()>, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %s : memref<?x?xf32>, memref<f32, strided<[], offset: ?>>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.mulf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A rounding mode other than the epilogue's.
+// CHECK-LABEL: func.func @rounding_mode
+// CHECK: linalg.generic
+func.func @rounding_mode(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %d: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %a, %c0 : memref<?x?xf16>
+  %c = memref.alloc(%m, %m) : memref<?x?xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<?x?xf32>)
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: its final arith.truncf has a rounding mode; the epilogue rounds to nearest}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%d : memref<?x?xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %t = arith.truncf %x downward : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Constants are compared at the body's precision: 0.7 is not 1/sqrt 2 in
+// f32, so this is no GELU (though C is bf16).
+// CHECK-LABEL: func.func @not_quite_gelu
+// CHECK: linalg.generic
+func.func @not_quite_gelu(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref<?x?xbf16>) {
+  linalg.matmul ins(%a, %b : memref<?x?xbf16>, memref<?x?xbf16>)
+                outs(%c : memref<?x?xbf16>)
+  // expected-remark @+1 {{left as it is: its body computes `arith.mulf`, which is no epilogue step}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xbf16>) outs(%c : memref<?x?xbf16>) {
+  ^bb0(%x: bf16, %o: bf16):
+    %xf = arith.extf %x : bf16 to f32
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %k = arith.constant 0.7 : f32
+    %z = arith.mulf %xf, %k : f32
+    %e = math.erf %z : f32
+    %u = arith.addf %e, %one : f32
+    %h = arith.mulf %xf, %half : f32
+    %g = arith.mulf %h, %u : f32
+    %t = arith.truncf %g : f32 to bf16
+    linalg.yield %t : bf16
   }
   return
 }
