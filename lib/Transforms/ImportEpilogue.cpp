@@ -228,7 +228,9 @@ private:
         return {};
       using P = arith::CmpFPredicate;
       P p = cmp.getPredicate();
-      if (p == P::OGT || p == P::OGE || p == P::UGT || p == P::UGE)
+      // Ordered: NaN selects 0, as the kernel's relu does (an unordered
+      // compare would keep the NaN).
+      if (p == P::OGT || p == P::OGE)
         return select.getTrueValue();
     }
     return {};

@@ -687,3 +687,25 @@ func.func @not_quite_gelu(%a: memref<?x?xbf16>, %b: memref<?x?xbf16>, %c: memref
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// An unordered compare keeps NaN, where relu maps it to 0.
+// CHECK-LABEL: func.func @relu_unordered
+// CHECK: linalg.generic
+func.func @relu_unordered(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%c : memref<?x?xf32>)
+  // expected-remark @+1 {{left as it is: its body computes `arith.select`, which is no epilogue step}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<?x?xf32>) outs(%c : memref<?x?xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %zero = arith.constant 0.0 : f32
+    %p = arith.cmpf ugt, %x, %zero : f32
+    %v = arith.select %p, %x, %zero : f32
+    linalg.yield %v : f32
+  }
+  return
+}
