@@ -709,3 +709,58 @@ func.func @relu_unordered(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// A residual that is a view of the output D (not D itself).
+// CHECK-LABEL: func.func @residual_view_of_output
+// CHECK: linalg.generic
+func.func @residual_view_of_output(%a: memref<64x64xf16>, %b: memref<64x64xf16>,
+                                   %d: memref<64x64xf32>) {
+  %c = memref.alloc() : memref<64x64xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+                outs(%c : memref<64x64xf32>)
+  %dd = memref.cast %d : memref<64x64xf32> to memref<?x?xf32>
+  // expected-remark @+1 {{left as it is: input #1 is a view of its output: the fused kernel would read it while it writes}}
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %dd : memref<64x64xf32>, memref<?x?xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Writing, in a second generic, the residual the first one's step reads.
+// CHECK-LABEL: func.func @writes_fused_operand
+// CHECK: tgemm.matmul {{.*}} epilogue(residual
+// CHECK-NEXT: linalg.generic
+func.func @writes_fused_operand(%a: memref<64x64xf16>, %b: memref<64x64xf16>,
+                                %r: memref<64x64xf32>) {
+  %c = memref.alloc() : memref<64x64xf32>
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf16>, memref<64x64xf16>)
+                outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %e = arith.addf %x, %y : f32
+    linalg.yield %e : f32
+  }
+  // expected-remark @+1 {{left as it is: it writes (a view of) an operand of the steps fused before}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%r : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
