@@ -23,9 +23,11 @@ using namespace mlir::tgemm;
 
 SlabStaging::SlabStaging(OpBuilder &b, Location loc,
                          const KernelLowering &lowering, StoreTileOp op,
-                         StoreTileOp::Adaptor adaptor, Type accReg)
+                         StoreTileOp::Adaptor adaptor, Type accReg,
+                         FragmentOrder order)
     : EpilogueStaging(loc, op, adaptor, lowering.fact), lowering(lowering),
-      accReg(accReg), accLayout(::tgemm::accumulatorLayout(lowering.fact)) {
+      accReg(accReg), order(order),
+      accLayout(::tgemm::accumulatorLayout(lowering.fact)) {
   lowering.waitForCopies(b, loc);
   // Only the storing threads meet (the consumers of a warp-specialized
   // kernel, on a barrier of their own: the producer never stores).
@@ -65,6 +67,39 @@ void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
   int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
   int64_t regsPerPair = 2 / perReg;
   Type pairType = VectorType::get({regsPerPair}, accReg);
+  int64_t n = lowering.fact.shape.n;
+  auto rowOf = [&](::tgemm::TileCoord at) {
+    if (!order.interleavedRows)
+      return accLane->row(im, at.row);
+    assert((at.row == 0 || at.row == 8) && "m16 fragments");
+    return im.add(im.mul(accLane->row(im, 0), 2), at.row / 8);
+  };
+  if (order.interleavedCols) {
+    // Fragments 2p and 2p + 1 interleave their columns: a lane's pair of
+    // each is 4 adjacent columns, stored as one vector.
+    assert(perReg == 1 && frags.fragsN % 2 == 0 &&
+           "interleaved fragments of 32-bit accumulators, in pairs");
+    Type quadType = VectorType::get({4}, accReg);
+    for (int64_t fn = 0; fn < frags.fragsN; fn += 2) {
+      ArrayRef<Value> even = frags.fragment(acc, fm, fn);
+      ArrayRef<Value> odd = frags.fragment(acc, fm, fn + 1);
+      for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
+        ::tgemm::TileCoord at = accLayout.valueCoord(v);
+        Value col = im.add(im.mul(accLane->col(im, at.col), 2), fn * n);
+        Value ptr = offsetSharedPointer(
+            b, loc, slab,
+            im.add(im.mul(rowOf(at), slabPitch), im.mul(col, accBytes)));
+        Value quad = LLVM::PoisonOp::create(b, loc, quadType);
+        Value parts[] = {even[v], odd[v], even[v + 1], odd[v + 1]};
+        for (int64_t i = 0; i < 4; ++i)
+          quad = LLVM::InsertElementOp::create(
+              b, loc, quad, parts[i],
+              LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(i)));
+        LLVM::StoreOp::create(b, loc, quad, ptr, 4 * accBytes);
+      }
+    }
+    return;
+  }
   for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
     ArrayRef<Value> c = frags.fragment(acc, fm, fn);
     for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
@@ -72,8 +107,8 @@ void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
       assert((accLayout.valueCoord(v + 1) ==
               ::tgemm::TileCoord{at.row, at.col + 1}) &&
              "an accumulator pair is two adjacent columns");
-      Value row = accLane->row(im, at.row);
-      Value col = accLane->col(im, at.col + fn * lowering.fact.shape.n);
+      Value row = rowOf(at);
+      Value col = accLane->col(im, at.col + fn * n);
       Value ptr = offsetSharedPointer(
           b, loc, slab, im.add(im.mul(row, slabPitch), im.mul(col, accBytes)));
       ArrayRef<Value> regs = c.slice(v / perReg, regsPerPair);

@@ -41,8 +41,14 @@ Value RingLayout::chunkOffset(OpBuilder &b, Location loc, Value row,
   auto xorLow3 = [&](Value x, Value key) {
     return arith::XOrIOp::create(b, loc, x, im.rem(key, 8)).getResult();
   };
-  if (rowBytes >= 128)
-    return im.add(im.mul(row, rowPitch), im.mul(xorLow3(chunk, row), 16));
+  if (rowBytes >= 128) {
+    Value key = row;
+    if (pairedRowKey)
+      key = arith::OrIOp::create(
+          b, loc, im.rem(row, 2),
+          arith::AndIOp::create(b, loc, im.div(row, 2), im.c(6)));
+    return im.add(im.mul(row, rowPitch), im.mul(xorLow3(chunk, key), 16));
+  }
   // Several rows share a 128-byte line: permute the line's 8 chunks.
   Value linear = im.add(im.mul(row, rowBytes / 16), chunk);
   Value line = im.div(linear, 8);
@@ -97,6 +103,19 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     ring.swizzle = planned.swizzle;
     offset = planned.offset + planned.sizeBytes();
     plan.rings[alloc] = ring;
+  });
+  // The rings a byte-permuted operand's ldmatrix reads.
+  kernel.walk([&](MmaTileOp mma) {
+    auto mark = [&](Value ring, ::tgemm::ElemKind type, bool kMajor) {
+      auto alloc = ring.getDefiningOp<AllocSmemOp>();
+      if (alloc && plan.rings.count(alloc) &&
+          ::tgemm::operandPath(fact.family, type, kMajor,
+                               schedule.ldmatrix) ==
+              ::tgemm::OperandPath::BytePermute)
+        plan.rings[alloc].pairedRowKey = true;
+    };
+    mark(mma.getA(), fact.a, mma.getLayoutA() == Layout::Row);
+    mark(mma.getB(), fact.b, mma.getLayoutB() == Layout::Col);
   });
   // The barriers after the rings, as planSharedMemory places them.
   kernel.walk([&](AllocBarriersOp alloc) {

@@ -37,6 +37,10 @@ const MmaFact kMmaFacts[] = {
     {M, EK::S4,   EK::S4,   EK::S32, {16, 8, 64},  4, 2, 4, 80, true},
     {M, EK::E4M3, EK::E4M3, EK::F32, {16, 8, 32},  4, 2, 4, 89, true},
     {M, EK::E5M2, EK::E5M2, EK::F32, {16, 8, 32},  4, 2, 4, 89, true},
+    // Mixed fp8 (PTX ISA 8.4+, "mma" with .e4m3/.e5m2: .atype and .btype
+    // are chosen independently).
+    {M, EK::E4M3, EK::E5M2, EK::F32, {16, 8, 32},  4, 2, 4, 89, true},
+    {M, EK::E5M2, EK::E4M3, EK::F32, {16, 8, 32},  4, 2, 4, 89, true},
     // wgmma.mma_async.sync.aligned.m64nNk16 (PTX ISA "Asynchronous
     // Warpgroup Level Matrix Multiply-Accumulate", sm_90a): a warpgroup of 4
     // warps computes 64 x N with A and B read from shared memory through

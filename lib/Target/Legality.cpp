@@ -458,14 +458,15 @@ Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
                                              "only layout(row, col), got {1}",
                                              ptxName(p.a), layouts())
                                    .str());
-  // mma.sync fragments are assembled by the lowering: ldmatrix.trans and
-  // the fragment registers transpose 16-bit elements only.
-  if (t.family == Family::MmaSync && !rowCol && bitWidth(p.a) != 16)
+  // mma.sync fragments are assembled by the lowering (operandPath): every
+  // layout of 8, 16 and 32-bit operands, but a register of 4-bit elements
+  // cannot be regrouped along k with byte permutes.
+  if (t.family == Family::MmaSync && !rowCol && bitWidth(p.a) == 4)
     return violation(
         "layout",
         llvm::formatv("the ptx lowering needs layout(row, col) for {0} "
-                      "operands: ldmatrix.trans and the mma.sync fragments "
-                      "transpose 16-bit elements only, got {1}",
+                      "operands: ldmatrix and prmt regroup whole bytes, not "
+                      "4-bit elements, got {1}",
                       quoted(p.a), layouts())
             .str());
   // wgmma reads K-major operands (A row-major, B column-major) through its
@@ -493,6 +494,41 @@ Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
                       familyName(t.family), fact->minSm, t.chip->name)
             .str());
   return std::nullopt;
+}
+
+llvm::StringRef tgemm::operandPathName(OperandPath path) {
+  switch (path) {
+  case OperandPath::Native:
+    return "native";
+  case OperandPath::BytePermute:
+    return "ldmatrix.trans of byte pairs and prmt";
+  case OperandPath::ScalarLoads:
+    return "one ld.shared per element";
+  }
+  llvm_unreachable("unknown operand path");
+}
+
+std::optional<OperandPath> tgemm::operandPath(Family family, ElemKind type,
+                                              bool kMajor, bool ldmatrix) {
+  int bits = bitWidth(type);
+  if (kMajor || bits == 16)
+    return OperandPath::Native;
+  switch (family) {
+  case Family::Wmma:
+    // load_matrix_sync takes either layout, but for the sub-byte shapes.
+    if (bits == 4)
+      return std::nullopt;
+    return OperandPath::Native;
+  case Family::MmaSync:
+    if (bits == 8)
+      return ldmatrix ? OperandPath::BytePermute : OperandPath::ScalarLoads;
+    if (bits == 32)
+      return OperandPath::ScalarLoads;
+    return std::nullopt;
+  case Family::Wgmma:
+    return std::nullopt;
+  }
+  llvm_unreachable("unknown family");
 }
 
 Verdict tgemm::checkPadding(int64_t padding) {
@@ -678,6 +714,17 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
   }
   if (family != Family::MmaSync)
     return std::nullopt;
+  // A byte-permuted B fills two n-fragments from each 16-byte row piece.
+  if (operandPath(family, p.b, !p.rowB, s.ldmatrix) ==
+          OperandPath::BytePermute &&
+      (c.block[1] / c.warps[1]) % 16 != 0)
+    return violation(
+        "layout",
+        llvm::formatv("a row-major {0} B is read 16 columns at a time (two "
+                      "n-fragments from each 16-byte piece of a k-row): the "
+                      "warp tile N ({1}) must be a multiple of 16",
+                      quoted(p.b), c.block[1] / c.warps[1])
+            .str());
   RingShapes shapes = ringShapes(p, c);
   if (Verdict v = checkRingRows(s.swizzle, shapes.aCols * bitWidth(p.a) / 8))
     return v;

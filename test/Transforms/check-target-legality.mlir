@@ -28,13 +28,51 @@ func.func @padded_rings(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?
 
 // -----
 
-// mma.sync fragments of 8-bit operands come from row.col storage only (the
-// check used to accept this and the lowering to fail).
-func.func @int8_row_row(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
-  // expected-error @+1 {{the ptx lowering needs layout(row, col) for 'i8' operands: ldmatrix.trans and the mma.sync fragments transpose 16-bit elements only, got layout(row, row)}}
+// mma.sync serves 8-bit MN-major operands with byte permutes, but not
+// 4-bit ones (the check used to accept them and the lowering to fail).
+func.func @int4_row_row(%a: memref<?x?xi4>, %b: memref<?x?xi4>, %c: memref<?x?xi32>) {
+  // expected-error @+1 {{the ptx lowering needs layout(row, col) for 'i4' operands: ldmatrix and prmt regroup whole bytes, not 4-bit elements, got layout(row, row)}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      config(<block = [128, 128, 128], warps = [2, 2], stages = 3>)
+      : memref<?x?xi4>, memref<?x?xi4>, memref<?x?xi32>
+  return
+}
+
+// -----
+
+// Every layout of 8-bit operands is legal...
+func.func @int8_every_layout(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
   tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
       config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  tgemm.matmul %a, %b, %c layout(col, col) acc(i32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  tgemm.matmul %a, %b, %c layout(col, row) acc(i32)
+      config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  return
+}
+
+// -----
+
+// ... but a row-major 8-bit B fills its n-fragments in pairs (an fp8
+// warp tile may otherwise be 8 wide: wmma, whose n is 16, has no fp8).
+func.func @fp8_row_b_narrow_warp(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{a row-major 'f8E4M3FN' B is read 16 columns at a time (two n-fragments from each 16-byte piece of a k-row): the warp tile N (8) must be a multiple of 16}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [64, 32, 64], warps = [2, 4], stages = 3>)
+      : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// A column-major one is read 16 rows at a time: any warp tile N.
+func.func @fp8_col_a_narrow_warp(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(col, col) acc(f32)
+      config(<block = [64, 32, 64], warps = [2, 4], stages = 3>)
+      : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
   return
 }
 

@@ -44,6 +44,13 @@ struct RingLayout {
   int64_t panelPitch = 0; // bytes from one panel to the next (0: none)
   int64_t elementBits = 0;
   RingSwizzle swizzle = RingSwizzle::None;
+  /// The XOR key of a row of 128 bytes or more is `row % 8`, except in the
+  /// ring of a byte-permuted operand (::tgemm::OperandPath::BytePermute),
+  /// whose ldmatrix reads k-rows {0, 1, 4, 5, 8, 9, 12, 13} (and those 2
+  /// further) at once: there it is `(row & 1) | ((row >> 1) & 6)`, 8
+  /// distinct keys for either set, so the 8 rows hit 8 different bank
+  /// groups.
+  bool pairedRowKey = false;
 
   int64_t sizeBytes(int64_t stages) const { return stages * stagePitch; }
   /// The row pitch in elements (the `ldm`/stride of matrix loads).
@@ -325,10 +332,22 @@ class KernelLowering;
 /// registers of type `accReg`: over the dead rings, each warp writes 16
 /// rows of its accumulator at a time to its slab (rows padded by 16 bytes),
 /// then its lanes read back 16-byte vectors of C's worth of elements.
+/// Where the fragments of a warp's accumulator sit in its tile. In the
+/// instruction's own order, fragment (fm, fn) covers rows 16 fm .. + 15 and
+/// columns 8 fn .. + 7. A byte-permuted A (::tgemm::OperandPath) leaves row
+/// r of each fragment at tile row 2 (r % 8) + r / 8 of its 16; a
+/// byte-permuted B leaves column c of fragments 2p and 2p + 1 at tile
+/// columns 16 p + 2 c and 16 p + 2 c + 1.
+struct FragmentOrder {
+  bool interleavedRows = false;
+  bool interleavedCols = false;
+};
+
 class SlabStaging : public EpilogueStaging {
 public:
   SlabStaging(OpBuilder &b, Location loc, const KernelLowering &lowering,
-              StoreTileOp op, StoreTileOp::Adaptor adaptor, Type accReg);
+              StoreTileOp op, StoreTileOp::Adaptor adaptor, Type accReg,
+              FragmentOrder order = {});
   ~SlabStaging() override;
 
   int64_t getNumPieces() const override { return frags.fragsM; }
@@ -341,6 +360,7 @@ public:
 private:
   const KernelLowering &lowering;
   Type accReg;
+  FragmentOrder order;
   const ::tgemm::FragmentLayout &accLayout;
   int64_t accBytes, slabPitch, perVector, vectorsPerRow;
   Value lane, slab;

@@ -220,6 +220,34 @@ Verdict checkConfig(const Problem &problem, const TileConfig &config);
 /// types, the chip has it, the operand layouts are ones the family serves.
 Verdict checkFamily(const Problem &problem, const Target &target);
 
+/// How a family's lowering brings one operand from its shared-memory ring
+/// to the instruction, for the operand's element type and whether it is
+/// stored K-major (A row-major, B column-major).
+enum class OperandPath {
+  /// The instruction's own path: ldmatrix (.trans for 16-bit MN-major
+  /// operands), wmma's loads, wgmma's descriptors (and transpose bits).
+  Native,
+  /// An 8-bit MN-major operand on mma.sync: ldmatrix.trans moves byte
+  /// pairs of 4 chosen k-rows, two prmt per register pair regroup them
+  /// into 4 consecutive k of one m or n. The fragments then hold the
+  /// operand's rows (A) or columns (B) of a 16-wide group interleaved
+  /// (even ones in the first fragment, odd ones in the second), which the
+  /// epilogue puts back in order.
+  BytePermute,
+  /// A tf32 MN-major operand on mma.sync: one 32-bit ld.shared per
+  /// element (ldmatrix moves 16-bit pieces, a tf32 value is one whole
+  /// register).
+  ScalarLoads,
+};
+llvm::StringRef operandPathName(OperandPath path);
+
+/// The path of an operand of element type `type` for `family`; nullopt
+/// where the family cannot serve that layout (checkFamily says why).
+/// `ldmatrix`: the schedule loads fragments with ldmatrix (mma.sync); an
+/// 8-bit MN-major operand without it loads byte by byte (ScalarLoads).
+std::optional<OperandPath> operandPath(Family family, ElemKind type,
+                                       bool kMajor, bool ldmatrix = true);
+
 /// Rules of a schedule for a family: knobs the family has, a padding that
 /// is a small multiple of 16 bytes, a swizzle that can lay out the rings'
 /// rows, fragments carried across the barrier only where the family can.

@@ -95,6 +95,9 @@ public:
 
   MmaSyncAtom atom;
   bool ldmatrix;     // else fragments load with ld.shared
+  /// The accumulator's rows (A) or columns (B) as a byte-permuted operand
+  /// leaves them (::tgemm::OperandPath::BytePermute).
+  FragmentOrder order;
 };
 
 PtxLowering::PtxLowering(gpu::GPUFuncOp kernel,
@@ -102,6 +105,14 @@ PtxLowering::PtxLowering(gpu::GPUFuncOp kernel,
     : CpAsyncLowering(kernel, selected),
       atom(*selected.fact, kernel.getContext()),
       ldmatrix(selected.schedule.ldmatrix) {
+  if (MmaTileOp mma = selected.mma) {
+    auto permuted = [&](::tgemm::ElemKind type, bool kMajor) {
+      return ::tgemm::operandPath(family, type, kMajor, ldmatrix) ==
+             ::tgemm::OperandPath::BytePermute;
+    };
+    order.interleavedRows = permuted(fact.a, mma.getLayoutA() == Layout::Row);
+    order.interleavedCols = permuted(fact.b, mma.getLayoutB() == Layout::Col);
+  }
   // One mma.sync consumes 32 bytes of depth for every precision (the
   // facts table's shapes); the fragment loads are written for that.
   assert(fact.shape.k * ::tgemm::bitWidth(fact.a) / 8 == kStepBytes);
@@ -122,7 +133,11 @@ public:
         ringA(ringA), stageA(stageA), layoutA(layoutA), ringB(ringB),
         stageB(stageB), layoutB(layoutB), warpRow(warpRow), warpCol(warpCol),
         regsA(::tgemm::operandRegisterLayout(fact, ::tgemm::MmaOperand::A)),
-        regsB(::tgemm::operandRegisterLayout(fact, ::tgemm::MmaOperand::B)) {
+        regsB(::tgemm::operandRegisterLayout(fact, ::tgemm::MmaOperand::B)),
+        pathA(*::tgemm::operandPath(fact.family, fact.a,
+                                    layoutA == Layout::Row, ldmatrix)),
+        pathB(*::tgemm::operandPath(fact.family, fact.b,
+                                    layoutB == Layout::Col, ldmatrix)) {
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     lane = im.rem(tid, 32);
     // A and B share their lane modes (groupID, threadID_in_group).
@@ -133,7 +148,12 @@ public:
   /// The 4 registers of the A fragment for m-fragment `fm`, k-step `ks`.
   SmallVector<Value> loadA(int64_t fm, int64_t ks) {
     Value m0 = im.add(warpRow, fm * 16);
-    if (useLdmatrix) {
+    if (pathA == ::tgemm::OperandPath::BytePermute) {
+      // Rows g and g + 8 of the fragment are m = 2g and 2g + 1 of the 16.
+      auto [even, odd] = loadBytePermuted(ringA, stageA, m0, ks);
+      return {even[0], odd[0], even[1], odd[1]};
+    }
+    if (useLdmatrix && pathA == ::tgemm::OperandPath::Native) {
       if (layoutA == Layout::Row) {
         // Lanes 0-15 address rows 0-15 of the first 16 bytes of the k-step,
         // lanes 16-31 the same rows 16 bytes further.
@@ -157,6 +177,8 @@ public:
       if (layoutA == Layout::Row) {
         regs.push_back(
             loadWord(ringA, stageA, m, laneRegs.col(im, byte)));
+      } else if (elementBytes != kHalfBytes) {
+        regs.push_back(loadAlongK(ringA, stageA, byte, m));
       } else {
         Value k = laneRegs.col(im, byte / kHalfBytes, Value(), kHalfBytes);
         regs.push_back(loadHalfPair(ringA, stageA, k, im.mul(m, kHalfBytes)));
@@ -169,7 +191,13 @@ public:
   /// 2), two per fragment.
   SmallVector<Value> loadB(int64_t fn, int64_t count, int64_t ks) {
     Value n0 = im.add(warpCol, fn * 8);
-    if (useLdmatrix) {
+    if (pathB == ::tgemm::OperandPath::BytePermute) {
+      // Fragment fn holds columns n0 + 2g, fragment fn + 1 n0 + 2g + 1.
+      assert(count == 2 && "a byte-permuted B fills n-fragments in pairs");
+      auto [even, odd] = loadBytePermuted(ringB, stageB, n0, ks);
+      return {even[0], even[1], odd[0], odd[1]};
+    }
+    if (useLdmatrix && pathB == ::tgemm::OperandPath::Native) {
       if (layoutB == Layout::Col) {
         // Stored N x K: lanes 8-15 address the second 16 bytes of the
         // k-step, lanes 16-31 the next 8 columns.
@@ -200,6 +228,8 @@ public:
         int64_t byte = ks * kStepBytes + at.col;
         if (layoutB == Layout::Col) {
           regs.push_back(loadWord(ringB, stageB, n, laneRegs.col(im, byte)));
+        } else if (elementBytes != kHalfBytes) {
+          regs.push_back(loadAlongK(ringB, stageB, byte, n));
         } else {
           Value k = laneRegs.col(im, byte / kHalfBytes, Value(), kHalfBytes);
           regs.push_back(
@@ -211,6 +241,65 @@ public:
   }
 
 private:
+  /// The two register pairs of an 8-bit MN-major operand (rows are k) at
+  /// the 16 m or n from `first` (a multiple of 16), k-step `ks`: `even`
+  /// holds m or n = first + 2g, `odd` first + 2g + 1, each as the k 4t..4t+3
+  /// (register 0) and 16 + 4t.. (register 1) of the lane's group g and
+  /// thread t in it. ldmatrix.trans gives lane (g, t) of each 8 x 8 matrix
+  /// of 16-bit pieces the pieces at rows 2t and 2t + 1, column g: a byte
+  /// pair of 2g, 2g + 1 from each of two rows. Matrix j's row i is k-row
+  /// 4 (i / 2) + i % 2 + {0, 2, 16, 18}[j], so that the lane's two rows of
+  /// matrices 0 and 1 are k 4t..4t+3 (16 more in matrices 2 and 3); prmt
+  /// then takes the lane's even bytes (0x6420) and its odd ones (0x7531).
+  std::pair<std::array<Value, 2>, std::array<Value, 2>>
+  loadBytePermuted(const RingLayout &ring, Value stage, Value first,
+                   int64_t ks) {
+    Value i = im.rem(lane, 8), j = im.div(lane, 8);
+    Value row = im.add(im.add(im.mul(im.div(i, 2), 4), im.rem(i, 2)),
+                       im.add(im.mul(im.rem(j, 2), 2),
+                              im.mul(im.div(j, 2), 16)));
+    row = im.add(row, ks * kStepBytes);
+    SmallVector<Value> r = ldmatrix(ring, stage, row, im.div(first, 16), 4,
+                                    /*trans=*/true);
+    auto permute = [&](Value lo, Value hi, StringRef selector) {
+      PtxBuilder ptx(b, loc);
+      std::string d = ptx.output(b.getI32Type(), "=r");
+      std::string x = ptx.input(lo, "r"), y = ptx.input(hi, "r");
+      return ptx.emit(("prmt.b32 " + d + ", " + x + ", " + y + ", " +
+                       selector + ";")
+                          .str(),
+                      /*sideEffects=*/false)
+          .front();
+    };
+    return {{permute(r[0], r[1], "0x6420"), permute(r[2], r[3], "0x6420")},
+            {permute(r[0], r[1], "0x7531"), permute(r[2], r[3], "0x7531")}};
+  }
+
+  /// One register of an MN-major operand of 8 or 32-bit elements (rows are
+  /// k): the lane's k at byte `byte` of the k-step's depth, at column
+  /// `mn`. 8-bit: four bytes of k .. k + 3, low to high; tf32: one word.
+  Value loadAlongK(const RingLayout &ring, Value stage, int64_t byte,
+                   Value mn) {
+    Value k = laneRegs.col(im, byte / elementBytes, Value(), elementBytes);
+    if (elementBytes == 4)
+      return loadWord(ring, stage, k, im.mul(mn, 4));
+    assert(elementBytes == 1 && "8 or 32-bit elements");
+    Value word;
+    for (int64_t i = 0; i < 4; ++i) {
+      Value ptr = offsetSharedPointer(
+          b, loc, stage, ring.byteOffset(b, loc, im.add(k, i), mn));
+      Value v = LLVM::ZExtOp::create(
+          b, loc, b.getI32Type(),
+          LLVM::LoadOp::create(b, loc, b.getI8Type(), ptr, 1));
+      if (i)
+        v = LLVM::ShlOp::create(
+            b, loc, v,
+            LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(8 * i)));
+      word = i ? LLVM::OrOp::create(b, loc, word, v).getResult() : v;
+    }
+    return word;
+  }
+
   /// ldmatrix of chunk `chunk` (0 or 1) of k-step `ks` of `row`, stored
   /// along K. With the XOR swizzle and rows of 64 bytes or more, the
   /// k-step's chunks are those of step 0 XOR 2 * ks (the key permutes the
@@ -283,6 +372,8 @@ private:
   Layout layoutB;
   Value warpRow, warpCol;
   const ::tgemm::FragmentLayout &regsA, &regsB; // in registers and bytes
+  ::tgemm::OperandPath pathA, pathB;
+  int64_t elementBytes = ::tgemm::bitWidth(fact.a) / 8;
   Value lane;
   LaneCoords laneRegs; // the lane's part of both
 };
@@ -416,7 +507,8 @@ private:
 struct PtxSlabStaging : public SlabStaging {
   PtxSlabStaging(OpBuilder &b, Location loc, const PtxLowering &lowering,
                  StoreTileOp op, StoreTileOp::Adaptor adaptor)
-      : SlabStaging(b, loc, lowering, op, adaptor, lowering.atom.accReg) {}
+      : SlabStaging(b, loc, lowering, op, adaptor, lowering.atom.accReg,
+                    lowering.order) {}
 };
 
 void PtxLowering::populatePatterns(RewritePatternSet &patterns,

@@ -7,13 +7,13 @@
 // SWIZZLE: error: option 'swizzle': unknown swizzle 'zigzag'; expected xor, pad or none
 // PADDING: error: 'tgemm.matmul' op with padding = 4: padding (4) must be a multiple of 16 bytes between 0 and 256
 
-// ldmatrix.trans works on 16-bit elements: 8-bit operands must be stored
-// A row-major and B column-major.
-func.func @int8_transposed(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
-  // expected-error @+1 {{the ptx lowering needs layout(row, col) for 'i8' operands: ldmatrix.trans and the mma.sync fragments transpose 16-bit elements only, got layout(row, row)}}
+// ldmatrix and prmt move whole bytes: 4-bit operands must be stored A
+// row-major and B column-major.
+func.func @int4_transposed(%a: memref<64x128xi4>, %b: memref<128x64xi4>, %c: memref<64x64xi32>) {
+  // expected-error @+1 {{the ptx lowering needs layout(row, col) for 'i4' operands: ldmatrix and prmt regroup whole bytes, not 4-bit elements, got layout(row, row)}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
-      config(<block = [32, 32, 32], warps = [1, 1], stages = 2>)
-      : memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>
+      config(<block = [32, 32, 64], warps = [1, 1], stages = 2>)
+      : memref<64x128xi4>, memref<128x64xi4>, memref<64x64xi32>
   return
 }
 

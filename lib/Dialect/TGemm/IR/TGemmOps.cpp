@@ -582,11 +582,16 @@ LogicalResult LoadFragsOp::verify() {
   if (getKSlice()[1] != type.getDepth())
     return emitOpError() << "a k_slice of " << getKSlice()[1]
                          << " elements does not make " << type;
+  // The fragments are named by A's type; B's may differ in format, not in
+  // width (mixed fp8: the registers per fragment are the same).
   Type element = getA().getType().getElementType();
-  if (element != getB().getType().getElementType() ||
-      element != type.getElementType())
+  Type bElement = getB().getType().getElementType();
+  if (element != type.getElementType() ||
+      element.getIntOrFloatBitWidth() != bElement.getIntOrFloatBitWidth())
     return emitOpError() << "loads " << type << " from rings of " << element
-                         << " and " << getB().getType().getElementType();
+                         << " and " << bElement
+                         << ": the fragments take A's type, and B's must be "
+                            "as wide";
   if (type.getRows() > aM || type.getCols() > bN)
     return emitOpError() << "fragments of a " << type.getRows() << "x"
                          << type.getCols() << " warp tile do not fit the "
