@@ -49,8 +49,9 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
 
     - the family has an instruction for the precision (WMMA has no fp8) and
       the chip has it (fp8 `mma.sync` needs sm_89 or newer);
-    - the family serves the operand layouts (8-bit, tf32 and fp8 `mma.sync`
-      fragments need layout(row, col); so does WMMA's s4);
+    - the family serves the operand layouts (4-bit `mma.sync` fragments
+      need layout(row, col), and so does WMMA's s4; wgmma's 8-bit and tf32
+      operands must be K-major);
     - the schedule's knobs exist in the family and can lay out the tile;
     - the kernel's whole shared memory (rings with their padding, and the
       epilogue scratch: the plan the lowering lays out) fits the chip.
