@@ -1,6 +1,7 @@
 //===- CheckTarget.cpp - Check matmuls against their target ---------------===//
 
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Target/Legality.h"
 #include "tgemm/Transforms/Passes.h"
 
 namespace mlir::tgemm {
@@ -17,6 +18,28 @@ struct CheckTargetPass
     : public mlir::tgemm::impl::TGemmCheckTargetBase<CheckTargetPass> {
   using Base::Base;
 
+  /// A remark for each operand that `target`'s family loads other than
+  /// with its own instruction path.
+  static void reportOperandPaths(MatmulOp op, const ::tgemm::Target &target) {
+    ::tgemm::Problem p = getProblem(op);
+    bool ldmatrix = true;
+    if (ScheduleAttr schedule = op.getScheduleAttr())
+      ldmatrix = schedule.getValue().ldmatrix;
+    auto report = [&](StringRef name, ::tgemm::ElemKind type, bool kMajor,
+                      StringRef stored) {
+      std::optional<::tgemm::OperandPath> path =
+          ::tgemm::operandPath(target.family, type, kMajor, ldmatrix);
+      if (path && *path != ::tgemm::OperandPath::Native)
+        op.emitRemark() << name << " (" << ::tgemm::ptxName(type) << ", "
+                        << stored << ") is MN-major: the "
+                        << ::tgemm::loweringName(target.family)
+                        << " lowering loads it with "
+                        << ::tgemm::operandPathName(*path);
+    };
+    report("A", p.a, p.rowA, "stored K x M");
+    report("B", p.b, !p.rowB, "stored K x N");
+  }
+
   void runOnOperation() override {
     bool failed = false;
     getOperation()->walk([&](MatmulOp op) {
@@ -26,7 +49,12 @@ struct CheckTargetPass
         failed = true;
         return;
       }
-      failed |= ::mlir::failed(verifyForTarget(op, target.getValue()));
+      if (::mlir::failed(verifyForTarget(op, target.getValue()))) {
+        failed = true;
+        return;
+      }
+      if (reportLayouts)
+        reportOperandPaths(op, target.getValue());
     });
     if (failed)
       signalPassFailure();

@@ -165,6 +165,19 @@ def test_precompile_caches_by_source_options_and_version(tmp_path, monkeypatch):
     assert not [f for f in os.listdir(tmp_path) if f.startswith(".tgemm-")]
 
 
+@needs_extension
+def test_precompile_int8_with_a_row_major_b(tmp_path):
+    """`a @ b` on int8 tensors hands over B stored K x N: for sm_90a that is
+    the ptx family (wgmma has no 8-bit transpose), with byte permutes."""
+    import json
+    ptx, manifest = ops.precompile("int8", layout_b="row", chip="sm_90a",
+                                   cache_dir=tmp_path)
+    kernel = json.load(open(manifest))["kernels"][0]
+    assert kernel["lowering"] == "ptx"
+    assert kernel["b"] == {"type": "s8", "layout": "row"}
+    assert "prmt.b32" in open(ptx).read()
+
+
 def epilogue_manifest(tmp_path):
     """f16.json (4096^3, A row, B col, C f32) with a fused epilogue:
     scale(col) f32, bias(row) f16, residual bf16... as f16 here (CAI has no

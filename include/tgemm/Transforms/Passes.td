@@ -58,11 +58,21 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
 
     Once it has passed, tiling and lowering do not fail.
 
+    With `report-layouts`, each operand the family serves at a cost (the
+    legality module's operand path: `mma.sync` loads an MN-major 8-bit
+    operand with ldmatrix.trans of byte pairs and prmt, an MN-major tf32
+    one with one ld.shared per element) gets a remark saying so.
+
     ```
     tgemm-opt --tgemm-attach-target="chip=sm_86 family=ptx" \
         --tgemm-check-target gemm.mlir
     ```
   }];
+  let options = [
+    Option<"reportLayouts", "report-layouts", "bool", /*default=*/"false",
+           "Remark how each operand the family does not load natively is "
+           "loaded">,
+  ];
 }
 
 def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
