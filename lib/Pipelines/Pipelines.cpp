@@ -10,6 +10,7 @@
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
@@ -22,6 +23,15 @@ using namespace mlir::tgemm;
 
 void mlir::tgemm::buildPipeline(OpPassManager &pm,
                                 const PipelineOptions &options) {
+  // Tensors first: the import and everything after it work on memrefs.
+  // One-shot-bufferize with its defaults, as a user would run it: function
+  // arguments become fully dynamic views, which the kernels take (the
+  // innermost stride checked by the host before each launch).
+  if (options.bufferize) {
+    bufferization::OneShotBufferizePassOptions bufferization;
+    bufferization.bufferizeFunctionBoundaries = true;
+    pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
+  }
   // The import first, so that the target's family is chosen for the
   // matmuls the module ends up with.
   if (options.fromLinalg) {

@@ -154,9 +154,9 @@ struct FromLinalgPass
   /// leaves `op` unchanged).
   std::string import(linalg::LinalgOp op) {
     if (!op.hasPureBufferSemantics())
-      return "it works on tensors; bufferize it first (e.g. "
-             "--one-shot-bufferize=\"bufferize-function-boundaries "
-             "function-boundary-type-conversion=identity-layout-map\")";
+      return "it works on tensors; bufferize it first "
+             "(--one-shot-bufferize=\"bufferize-function-boundaries\", "
+             "which --tgemm-pipeline runs unless bufferize=false)";
     std::string why;
     FailureOr<MatmulDims> found = matmulDims(op, why);
     if (failed(found))

@@ -7,6 +7,7 @@
 #include "tgemm/Utils/IndexMath.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -769,10 +770,31 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   // change (the manifest marks these arguments strided).
   SmallVector<Value> operands = {op.getA(), op.getB(), op.getC()};
   OpBuilder castBuilder(op);
-  for (Value &operand : operands) {
+  for (auto [index, operand] : llvm::enumerate(operands)) {
     auto type = cast<MemRefType>(operand.getType());
     if (type.getLayout().isIdentity())
       continue;
+    // A fully dynamic view (strided<[?, ?], offset: ?>, what
+    // one-shot-bufferize gives function arguments) is compiled for unit
+    // stride within a row: the host checks it before the launch.
+    SmallVector<int64_t> sourceStrides;
+    int64_t sourceOffset;
+    if (succeeded(type.getStridesAndOffset(sourceStrides, sourceOffset)) &&
+        ShapedType::isDynamic(sourceStrides.back())) {
+      auto meta =
+          memref::ExtractStridedMetadataOp::create(castBuilder, loc, operand);
+      Value one = arith::ConstantIndexOp::create(castBuilder, loc, 1);
+      Value unit = arith::CmpIOp::create(castBuilder, loc,
+                                         arith::CmpIPredicate::eq,
+                                         meta.getStrides().back(), one);
+      const char *name = index == 0 ? "A" : index == 1 ? "B" : "C";
+      cf::AssertOp::create(
+          castBuilder, loc, unit,
+          (llvm::Twine("tgemm.matmul: ") + name +
+           " must have unit stride within a row (its innermost stride); "
+           "the kernel reads rows as contiguous elements")
+              .str());
+    }
     SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
     strides.back() = 1;
     auto general = MemRefType::get(

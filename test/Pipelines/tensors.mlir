@@ -18,3 +18,43 @@ func.func @gemm(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>) -> tensor<256x
                      outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
   return %r : tensor<256x512xf32>
 }
+
+// The pipeline bufferizes tensor functions itself, with one-shot-bufferize's
+// defaults: arguments become fully dynamic views (strided<[?, ?], offset:
+// ?>). The kernel takes any row stride and offset; the innermost stride is
+// checked by the host before the launch, and the manifest marks A and B
+// strided.
+// RUN: tgemm-opt %s --split-input-file --tgemm-pipeline="lowering=ptx chip=sm_90" | FileCheck %s --check-prefix=DEFAULT
+// RUN: not tgemm-opt %s --split-input-file --tgemm-pipeline="lowering=ptx chip=sm_90 bufferize=false" 2>&1 | FileCheck %s --check-prefix=OFF
+
+// DEFAULT-LABEL: func.func @gemm(
+// DEFAULT-SAME: memref<256x128xf16, strided<[?, ?], offset: ?>>
+// DEFAULT: cf.assert %{{.*}}, "tgemm.matmul: A must have unit stride within a row (its innermost stride); the kernel reads rows as contiguous elements"
+// DEFAULT: memref.cast %{{.*}} : memref<256x128xf16, strided<[?, ?], offset: ?>> to memref<256x128xf16, strided<[?, 1], offset: ?>>
+// DEFAULT: cf.assert %{{.*}}, "tgemm.matmul: B must have unit stride
+// DEFAULT-NOT: cf.assert
+// DEFAULT: gpu.launch_func @gemm_module::@gemm_kernel
+// DEFAULT-SAME: {kind = "memref", name = "a", rank = 2 : i64, strided = true, type = "f16"}
+// DEFAULT-SAME: {kind = "memref", name = "b", rank = 2 : i64, strided = true, type = "f16"}
+// DEFAULT-SAME: {kind = "memref", name = "c", rank = 2 : i64, strided = false, type = "f32"}
+// DEFAULT-SAME: beta = 0.000000e+00
+// OFF: remark: left as is, not a tgemm.matmul: it works on tensors; bufferize it first (--one-shot-bufferize="bufferize-function-boundaries", which --tgemm-pipeline runs unless bufferize=false)
+// OFF: error: no kernel
+
+// -----
+
+// Destination passing: C is an argument, written in place, read (beta 1).
+// DEFAULT-LABEL: func.func @gemm_into(
+// DEFAULT-SAME: %[[A:[^:]*]]: memref<?x?xi8, strided<[?, ?], offset: ?>>
+// DEFAULT-SAME: %[[C:[^:]*]]: memref<?x?xi32, strided<[?, ?], offset: ?>>
+// DEFAULT-SAME: -> memref<?x?xi32, strided<[?, ?], offset: ?>>
+// DEFAULT-COUNT-3: cf.assert
+// DEFAULT: gpu.launch_func @gemm_into_module::@gemm_into_kernel
+// DEFAULT-SAME: b = {layout = "row", type = "s8"}
+// DEFAULT-SAME: beta = 1.000000e+00
+// DEFAULT: return %[[C]]
+func.func @gemm_into(%a: tensor<?x?xi8>, %b: tensor<?x?xi8>, %c: tensor<?x?xi32>) -> tensor<?x?xi32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xi8>, tensor<?x?xi8>)
+                     outs(%c : tensor<?x?xi32>) -> tensor<?x?xi32>
+  return %r : tensor<?x?xi32>
+}

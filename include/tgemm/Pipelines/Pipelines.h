@@ -49,6 +49,13 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Target chip: sm_80, sm_86, sm_89, sm_90, sm_90a; "
                      "empty: the module's tgemm.target, else sm_90"),
       llvm::cl::init("")};
+  PassOptions::Option<bool, FlagOptionParser> bufferize{
+      *this, "bufferize",
+      llvm::cl::desc("First bufferize functions on tensors "
+                     "(one-shot-bufferize with function boundaries: "
+                     "their arguments become strided<[?, ?], offset: ?> "
+                     "memrefs); a module on memrefs is left as it is"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool, FlagOptionParser> fromLinalg{
       *this, "from-linalg",
       llvm::cl::desc("First import linalg.matmul / linalg.batch_matmul on "

@@ -111,3 +111,18 @@ func.func @fp8(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x
       : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// Fully dynamic views (one-shot-bufferize's function arguments): the
+// innermost stride is checked by the host before the launch.
+// CHECK-LABEL: func.func @fully_dynamic_views
+// CHECK: tgemm.matmul %{{.*}}, %{{.*}}, %{{.*}} layout(row, row) acc(f32)
+// CHECK-SAME: : memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>
+func.func @fully_dynamic_views(%a: memref<?x?xf16, strided<[?, ?], offset: ?>>,
+                               %b: memref<?x?xf16, strided<[?, ?], offset: ?>>,
+                               %c: memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      : memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>
+  return
+}

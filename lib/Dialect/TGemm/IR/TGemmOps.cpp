@@ -389,11 +389,13 @@ LogicalResult MatmulOp::verify() {
                             {"C", cType}}) {
     // Views into larger buffers are fine (any row stride and offset, the
     // kernel reads them from the descriptor); elements of a row must be
-    // adjacent.
+    // adjacent: a static innermost stride of 1, or a dynamic one, which
+    // the host checks before the launch (a fully dynamic view,
+    // strided<[?, ?], offset: ?>, is what one-shot-bufferize gives).
     SmallVector<int64_t> strides;
     int64_t offset;
     if (failed(type.getStridesAndOffset(strides, offset)) ||
-        strides.back() != 1)
+        (strides.back() != 1 && !ShapedType::isDynamic(strides.back())))
       return emitOpError() << name
                            << " must have unit stride within a row (a "
                               "strided view with innermost stride 1), got "
