@@ -178,6 +178,36 @@ def test_precompile_int8_with_a_row_major_b(tmp_path):
     assert "prmt.b32" in open(ptx).read()
 
 
+@needs_extension
+def test_precompile_scaled_mm_scales_as_steps_or_alpha(tmp_path):
+    """Per-tensor fp8 scales passed as tensors are scale(scalar) steps read
+    from device memory, in torch._scaled_mm's order (scales, then bias);
+    numbers fold into alpha."""
+    import json
+    _, manifest = ops.precompile_scaled_mm(
+        "float8_e4m3fn", "float8_e5m2", "bfloat16", bias="bfloat16",
+        cache_dir=tmp_path)
+    kernel = json.load(open(manifest))["kernels"][0]
+    assert (kernel["a"]["type"], kernel["b"]["type"]) == ("e4m3", "e5m2")
+    assert kernel["c"]["type"] == "bf16" and kernel["alpha"] == 1.0
+    assert [(s["op"], s["broadcast"]) for s in kernel["epilogue"]] == [
+        ("scale", "scalar"), ("scale", "scalar"), ("bias", "col")]
+    assert [(a["name"], a["type"], a["rank"]) for a in kernel["args"][3:]] \
+        == [("epilogue0", "f32", 1), ("epilogue1", "f32", 1),
+            ("epilogue2", "bf16", 1)]
+    _, manifest = ops.precompile_scaled_mm(scale_a=0.5, scale_b=3.0,
+                                           cache_dir=tmp_path)
+    kernel = json.load(open(manifest))["kernels"][0]
+    assert kernel["alpha"] == 1.5 and not kernel.get("epilogue")
+    assert len(kernel["args"]) == 3
+
+
+def test_precompile_scaled_mm_refuses_a_bias_type():
+    with pytest.raises(TypeError, match="bias must be float32, float16 or "
+                                        "bfloat16, not int8"):
+        ops.precompile_scaled_mm(bias="int8")
+
+
 def epilogue_manifest(tmp_path):
     """f16.json (4096^3, A row, B col, C f32) with a fused epilogue:
     scale(col) f32, bias(row) f16, residual bf16... as f16 here (CAI has no

@@ -39,7 +39,7 @@ from . import runtime
 from .compiler import (CompiledKernel, CompileError, ExtensionMissing,
                        KernelModule, compile, compile_file,
                        extension_available)
-from .ops import matmul
+from .ops import matmul, scaled_mm
 from .problem import (compile_problem, default_config, element_types,
                       matmul_ir)
 from .runtime import LibraryNotFound, NoDevice, RunError, WrongResult
@@ -55,6 +55,6 @@ __all__ = [
     "CompileError", "CompiledKernel", "ExtensionMissing", "KernelModule",
     "LibraryNotFound", "NoDevice", "RunError", "WrongResult", "chips",
     "compile", "compile_file", "compile_problem", "default_config",
-    "element_types", "extension_available", "matmul", "matmul_ir",
+    "element_types", "extension_available", "matmul", "matmul_ir", "scaled_mm",
     "runtime",
 ]

@@ -18,7 +18,8 @@ import threading
 
 from . import problem as _problem
 
-__all__ = ["matmul", "precompile", "cache_location"]
+__all__ = ["matmul", "scaled_mm", "precompile", "precompile_scaled_mm",
+           "cache_location"]
 
 # torch dtype name -> (tgemm operand type, MLIR element type, C's type).
 _OPERANDS = {
@@ -83,7 +84,9 @@ def _chip(device):
 
 
 def _source(a_type, b_type, acc, c_type, la, lb, strided, batched, alpha,
-            beta):
+            beta, steps=()):
+    """The tgemm.matmul for a call; `steps` are the fused epilogue's
+    (step, MLIR memref type) pairs, each reading one operand after c."""
     rank = "?x?x?x" if batched else "?x?x"
     layout = ""
     if strided:
@@ -95,11 +98,15 @@ def _source(a_type, b_type, acc, c_type, la, lb, strided, batched, alpha,
         epilogue += " alpha(%r)" % float(alpha)
     if float(beta) != 0.0:
         epilogue += " beta(%r)" % float(beta)
-    return ("func.func @tgemm_matmul(%%a: %s, %%b: %s, %%c: %s) {\n"
+    params = "".join(", %%e%d: %s" % (i, t) for i, (_, t) in enumerate(steps))
+    if steps:
+        epilogue += " epilogue(%s)" % ", ".join(
+            "%s %%e%d : %s" % (step, i, t) for i, (step, t) in enumerate(steps))
+    return ("func.func @tgemm_matmul(%%a: %s, %%b: %s, %%c: %s%s) {\n"
             "  tgemm.matmul %%a, %%b, %%c layout(%s, %s) acc(%s)%s\n"
             "      : %s, %s, %s\n  return\n}\n" % (
-                mem(a_type), mem(b_type), mem(c_type), la, lb, acc, epilogue,
-                mem(a_type), mem(b_type), mem(c_type)))
+                mem(a_type), mem(b_type), mem(c_type), params, la, lb, acc,
+                epilogue, mem(a_type), mem(b_type), mem(c_type)))
 
 
 def _version():
@@ -160,7 +167,97 @@ def precompile(a="float16", b=None, out=None, *, layout_a="row",
                    launch=False)
 
 
-def _spec(da, db, dc, la, lb, strided, batched, alpha, beta):
+def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=None, out=None,
+              *, lowering=None, chip=None, cache_dir=None, stream=None):
+    """out = (a * scale_a) @ (b * scale_b) + bias, as torch._scaled_mm
+    computes it, on fp8 matrices (float8_e4m3fn or float8_e5m2, either
+    mixed): a (M x K), b (K x N). Per-tensor scales: Python numbers (folded
+    into alpha at compile time) or one-element float32 CUDA tensors (device
+    pointers, read by the kernel's epilogue: `scale(scalar)` steps, so a
+    new scale needs no new kernel). `bias`: N elements (float32, float16 or
+    bfloat16), added after the scales. out is bfloat16 unless `out_dtype`
+    (or `out`) says float16 or float32. Compiled and cached like
+    `matmul`; returns out."""
+    import torch
+    for name, t in (("a", a), ("b", b)):
+        if not isinstance(t, torch.Tensor) or t.dim() != 2:
+            raise TypeError("argument %r must be a matrix (a 2-D torch "
+                            "tensor)" % name)
+        if _dtype(t, name) not in ("float8_e4m3fn", "float8_e5m2"):
+            raise TypeError("scaled_mm multiplies fp8 matrices "
+                            "(float8_e4m3fn, float8_e5m2); %s is %s"
+                            % (name, t.dtype))
+    alpha, steps, operands = 1.0, [], []
+    for name, scale in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if isinstance(scale, torch.Tensor):
+            if scale.numel() != 1 or scale.dtype != torch.float32:
+                raise ValueError(
+                    "%s must be one float32 element (a per-tensor scale), "
+                    "got %d element(s) of %s" % (name, scale.numel(),
+                                                 scale.dtype))
+            steps.append(("scale(scalar)", "memref<1xf32>"))
+            operands.append(scale.reshape(1))
+        else:
+            alpha *= float(scale)
+    if bias is not None:
+        if not isinstance(bias, torch.Tensor):
+            raise TypeError("bias must be a torch tensor")
+        steps.append(_bias_step(_dtype(bias, "bias")))
+        operands.append(bias)
+    if out is None:
+        dtype = out_dtype if out_dtype is not None else torch.bfloat16
+        if str(dtype).replace("torch.", "") not in ("bfloat16", "float16",
+                                                     "float32"):
+            raise TypeError("scaled_mm writes bfloat16, float16 or float32, "
+                            "not %s" % dtype)
+        out = torch.empty((a.shape[0], b.shape[1]), device=a.device,
+                          dtype=dtype)
+    la, pa = _layout(a, "a")
+    lb, pb = _layout(b, "b")
+    lc, pc = _layout(out, "out")
+    if lc != "row":
+        raise ValueError("out must be row-major (unit stride along its "
+                         "columns); got strides %r" % (tuple(out.stride()),))
+    spec = _spec(_dtype(a, "a"), _dtype(b, "b"), _dtype(out, "out"), la, lb,
+                 pa or pb or pc, False, alpha, 0.0, steps)
+    kernel = _kernel(spec, _options(
+        lowering, chip if chip is not None else _chip(a.device)),
+        cache_location(cache_dir))
+    return kernel(a, b, out, *operands, stream=stream)
+
+
+def _bias_step(dtype):
+    kinds = {"float32": "f32", "float16": "f16", "bfloat16": "bf16"}
+    if dtype not in kinds:
+        raise TypeError("bias must be float32, float16 or bfloat16, not %s"
+                        % dtype)
+    return ("bias(col)", "memref<?x%s>" % kinds[dtype])
+
+
+def precompile_scaled_mm(a="float8_e4m3fn", b=None, out="bfloat16", *,
+                         layout_a="row", layout_b="col", scale_a=None,
+                         scale_b=None, bias=None, lowering=None,
+                         chip="sm_90a", cache_dir=None):
+    """Compiles into the cache the kernel `scaled_mm` would pick: fp8 dtype
+    names `a` and `b` (b defaults to a), `out`'s dtype name, the layouts;
+    `scale_a`/`scale_b` None for a scale passed as a tensor, else the
+    number (folded into alpha); `bias` None or the bias's dtype name.
+    Returns the paths of the cached PTX and manifest."""
+    alpha, steps = 1.0, []
+    for scale in (scale_a, scale_b):
+        if scale is None:
+            steps.append(("scale(scalar)", "memref<1xf32>"))
+        else:
+            alpha *= float(scale)
+    if bias is not None:
+        steps.append(_bias_step(bias))
+    spec = _spec(a, a if b is None else b, out, layout_a, layout_b, False,
+                 False, alpha, 0.0, steps)
+    return _kernel(spec, _options(lowering, chip), cache_location(cache_dir),
+                   launch=False)
+
+
+def _spec(da, db, dc, la, lb, strided, batched, alpha, beta, steps=()):
     if da not in _OPERANDS or db not in _OPERANDS:
         raise TypeError("no tgemm kernel multiplies %s by %s" % (da, db))
     ta, ma, c_default = _OPERANDS[da]
@@ -171,7 +268,7 @@ def _spec(da, db, dc, la, lb, strided, batched, alpha, beta):
         raise TypeError("out has dtype %s, which no tgemm kernel writes" % dc)
     acc = "i32" if ta in ("s8", "u8") else "f32"
     return _source(ma, mb, acc, _RESULTS[dc][1], la, lb, strided, batched,
-                   alpha, beta)
+                   alpha, beta, steps)
 
 
 def matmul(a, b, out=None, *, alpha=1.0, beta=0.0, lowering=None, chip=None,
