@@ -212,17 +212,8 @@ def scaled_mm(a, b, scale_a, scale_b, bias=None, out_dtype=None, out=None,
                             "not %s" % dtype)
         out = torch.empty((a.shape[0], b.shape[1]), device=a.device,
                           dtype=dtype)
-    la, pa = _layout(a, "a")
-    lb, pb = _layout(b, "b")
-    lc, pc = _layout(out, "out")
-    if lc != "row":
-        raise ValueError("out must be row-major (unit stride along its "
-                         "columns); got strides %r" % (tuple(out.stride()),))
-    spec = _spec(_dtype(a, "a"), _dtype(b, "b"), _dtype(out, "out"), la, lb,
-                 pa or pb or pc, False, alpha, 0.0, steps)
-    kernel = _kernel(spec, _options(
-        lowering, chip if chip is not None else _chip(a.device)),
-        cache_location(cache_dir))
+    kernel = _kernel_for(a, b, out, alpha, 0.0, steps, lowering, chip,
+                         cache_dir)
     return kernel(a, b, out, *operands, stream=stream)
 
 
@@ -271,6 +262,22 @@ def _spec(da, db, dc, la, lb, strided, batched, alpha, beta, steps=()):
                    alpha, beta, steps)
 
 
+def _kernel_for(a, b, out, alpha, beta, steps, lowering, chip, cache_dir):
+    """The Launcher for a call on tensors a, b, out: their dtypes, layouts
+    and padding, the epilogue, the chip of a's device unless `chip`."""
+    la, pa = _layout(a, "a")
+    lb, pb = _layout(b, "b")
+    lc, pc = _layout(out, "out")
+    if lc != "row":
+        raise ValueError("out must be row-major (unit stride along its "
+                         "columns); got strides %r" % (tuple(out.stride()),))
+    spec = _spec(_dtype(a, "a"), _dtype(b, "b"), _dtype(out, "out"), la, lb,
+                 pa or pb or pc, a.dim() == 3, alpha, beta, steps)
+    return _kernel(spec, _options(
+        lowering, chip if chip is not None else _chip(a.device)),
+        cache_location(cache_dir))
+
+
 def matmul(a, b, out=None, *, alpha=1.0, beta=0.0, lowering=None, chip=None,
            cache_dir=None, stream=None):
     """out = alpha * a @ b + beta * out with a tgemm kernel, on torch CUDA
@@ -291,7 +298,7 @@ def matmul(a, b, out=None, *, alpha=1.0, beta=0.0, lowering=None, chip=None,
                              "matrix or a batch of them" % (name, t.dim()))
     if a.dim() != b.dim():
         raise ValueError("a has %d dimensions and b %d" % (a.dim(), b.dim()))
-    da, db = _dtype(a, "a"), _dtype(b, "b")
+    da = _dtype(a, "a")
     if out is None:
         if float(beta) != 0.0:
             raise ValueError("beta needs an `out` to read")
@@ -301,15 +308,6 @@ def matmul(a, b, out=None, *, alpha=1.0, beta=0.0, lowering=None, chip=None,
         shape = tuple(a.shape[:-1]) + (b.shape[-1],)
         out = torch.empty(shape, device=a.device, dtype=getattr(
             torch, _TORCH_RESULT[_OPERANDS[da][2]]))
-    la, pa = _layout(a, "a")
-    lb, pb = _layout(b, "b")
-    lc, pc = _layout(out, "out")
-    if lc != "row":
-        raise ValueError("out must be row-major (unit stride along its "
-                         "columns); got strides %r" % (tuple(out.stride()),))
-    spec = _spec(da, db, _dtype(out, "out"), la, lb, pa or pb or pc,
-                 a.dim() == 3, alpha, beta)
-    kernel = _kernel(spec, _options(
-        lowering, chip if chip is not None else _chip(a.device)),
-        cache_location(cache_dir))
+    kernel = _kernel_for(a, b, out, alpha, beta, (), lowering, chip,
+                         cache_dir)
     return kernel(a, b, out, stream=stream)
