@@ -270,6 +270,92 @@ void mlir::tgemm::emitSyncTileCopy(OpBuilder &b, Location loc,
     LLVM::StoreOp::create(b, loc, value, to, 16);
 }
 
+static Value insideMask(OpBuilder &b, Location loc, Value memref, Value row,
+                        Value col, int64_t n);
+static Value clampedPointer(OpBuilder &b, Location loc, Value memref,
+                            Value row, Value col, Value inside);
+
+/// The 4 x 4 byte transpose of the words `rows` (row r holds bytes
+/// (r, 0..3)): word q of the result holds bytes (0..3, q).
+static SmallVector<Value, 4> transposeBytes(OpBuilder &b, Location loc,
+                                            ArrayRef<Value> rows) {
+  auto prmt = [&](Value lo, Value hi, int32_t selector) -> Value {
+    Value sel = arith::ConstantIntOp::create(b, loc, b.getI32Type(), selector);
+    return NVVM::PermuteOp::create(b, loc, b.getI32Type(), lo, hi, sel,
+                                   NVVM::PermuteMode::DEFAULT);
+  };
+  // Interleave rows 0/1 and 2/3 byte by byte, then their halves.
+  Value t0 = prmt(rows[0], rows[1], 0x5140), t1 = prmt(rows[0], rows[1], 0x7362);
+  Value t2 = prmt(rows[2], rows[3], 0x5140), t3 = prmt(rows[2], rows[3], 0x7362);
+  return {prmt(t0, t2, 0x5410), prmt(t0, t2, 0x7632), prmt(t1, t3, 0x5410),
+          prmt(t1, t3, 0x7632)};
+}
+
+void mlir::tgemm::emitTransposedTileCopy(OpBuilder &b, Location loc,
+                                         const TileCopy &copy, bool whole) {
+  const RingLayout &ring = copy.ring;
+  int64_t bytes = ring.elementBits / 8;
+  // Units of 4 source rows (ring columns) x 16 bytes (ring rows).
+  int64_t groups = ring.rowBytes / bytes / 4;
+  int64_t perUnit = 16 / bytes;
+  int64_t blocks = copy.rows / perUnit;
+  auto chunkType = VectorType::get({4}, b.getI32Type());
+  auto laneType = VectorType::get({perUnit}, b.getIntegerType(ring.elementBits));
+  Value src = copy.src;
+  Value tid = copy.threadIndex(b, loc);
+  SmallVector<std::pair<Value, Value>> pending; // (value, destination)
+  auto each = !whole && copy.producer ? forEachTileChunkRolled
+                                      : forEachTileChunk;
+  each(b, loc, blocks, groups, copy.threads, tid,
+       [&](OpBuilder &cb, Value block, Value group, bool guarded) {
+         IndexMath m{cb, loc};
+         Value k = m.mul(group, 4);
+         Value first = m.mul(block, perUnit);
+         Value srcCol = m.add(copy.col, first);
+         SmallVector<Value, 4> loaded;
+         for (int64_t r = 0; r < 4; ++r) {
+           Value srcRow = m.add(copy.row, m.add(k, r));
+           if (whole) {
+             Value from = getGlobalElementPointer(cb, loc, src, srcRow, srcCol);
+             loaded.push_back(LLVM::LoadOp::create(cb, loc, chunkType, from, 16));
+             continue;
+           }
+           Value mask = insideMask(cb, loc, src, srcRow, srcCol, perUnit);
+           Value inside = vector::ExtractOp::create(cb, loc, mask, 0);
+           Value from = clampedPointer(cb, loc, src, srcRow, srcCol, inside);
+           Value value = LLVM::MaskedLoadOp::create(
+               cb, loc, laneType, from, mask,
+               LLVM::ZeroOp::create(cb, loc, laneType), bytes);
+           loaded.push_back(LLVM::BitcastOp::create(cb, loc, chunkType, value));
+         }
+         auto store = [&](Value value, Value ringRow, Value byteCol,
+                          unsigned alignment) {
+           Value to = offsetSharedPointer(
+               cb, loc, copy.stageBase, ring.byteOffset(cb, loc, ringRow, byteCol));
+           if (guarded || !whole)
+             LLVM::StoreOp::create(cb, loc, value, to, alignment);
+           else
+             pending.push_back({value, to});
+         };
+         for (int64_t j = 0; j < 4; ++j) {
+           SmallVector<Value, 4> words;
+           for (Value v : loaded)
+             words.push_back(vector::ExtractOp::create(cb, loc, v, j));
+           if (bytes == 1) {
+             // Word j of each row holds ring rows first + 4j .. + 3.
+             for (auto [q, word] : llvm::enumerate(transposeBytes(cb, loc, words)))
+               store(word, m.add(first, 4 * j + int64_t(q)), k, 4);
+             continue;
+           }
+           // 32-bit: element j of each row is ring row first + j.
+           Value out = vector::FromElementsOp::create(cb, loc, chunkType, words);
+           store(out, m.add(first, j), m.mul(k, bytes), 16);
+         }
+       });
+  for (auto [value, to] : pending)
+    LLVM::StoreOp::create(b, loc, value, to, value.getType().isInteger(32) ? 4 : 16);
+}
+
 void mlir::tgemm::forEachWholeTileChunk(
     OpBuilder &b, Location loc, const TileCopy &copy,
     function_ref<void(OpBuilder &, Value, Value)> emit) {
@@ -675,6 +761,32 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp, KernelLowering> {
       copy.threads = (*threads)[1];
       copy.producer = true;
     }
+    if (op.getTranspose()) {
+      SmemType type = op.getDst().getType();
+      emitWhere(rewriter, loc, adaptor.getPredicate(), [&](OpBuilder &pb) {
+        if (op.getInBounds()) {
+          emitTransposedTileCopy(pb, loc, copy, /*whole=*/true);
+          return;
+        }
+        // The stored block is C x R.
+        Value inside = isWholeAlignedTile(pb, loc, copy.src, copy.row,
+                                          copy.col, type.getCols(),
+                                          type.getRows());
+        scf::IfOp::create(
+            pb, loc, inside,
+            [&](OpBuilder &tb, Location) {
+              emitTransposedTileCopy(tb, loc, copy, /*whole=*/true);
+              scf::YieldOp::create(tb, loc);
+            },
+            [&](OpBuilder &eb, Location) {
+              emitTransposedTileCopy(eb, loc, copy, /*whole=*/false);
+              scf::YieldOp::create(eb, loc);
+            });
+      });
+      lowering.emitSharedStoresFence(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    }
     bool async = lowering.isAsync(op);
     emitTileCopy(
         rewriter, loc, op, copy, adaptor.getPredicate(), async,
@@ -690,6 +802,88 @@ struct CopyTileLowering : public KernelPattern<CopyTileOp, KernelLowering> {
           else
             emitGuardedTileCopy(b, loc, copy);
         });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// A tile transposed from one ring into another (staging -> K-major).
+/// Thread t takes blocks t, t + threads, ... of 4 source rows x 16 bytes,
+/// consecutive blocks along a destination row: a warp's 32 stores of one
+/// destination row are 128 bytes, conflict-free. Its 4 loads start at row
+/// (i + s) mod 4 of the block, s = (block / 2) mod 4, so that the 8 threads
+/// of a quarter-warp read 8 rows of distinct k mod 8, whose 128-byte
+/// swizzle puts them in 8 different bank groups; the byte transpose then
+/// holds row (p + s) mod 4 in byte p, and one more prmt rotates it back.
+struct TransposeTileLowering
+    : public KernelPattern<TransposeTileOp, KernelLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(TransposeTileOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const RingLayout &from = lowering.ring(op.getSrc());
+    const RingLayout &to = lowering.ring(op.getDst());
+    Value srcBase = from.stagePointer(rewriter, loc, adaptor.getSrc(),
+                                      adaptor.getSrcStage());
+    Value dstBase =
+        to.stagePointer(rewriter, loc, adaptor.getDst(), adaptor.getStage());
+    SmemType dst = op.getDst().getType();
+    int64_t groups = dst.getCols() / 4, blocks = dst.getRows() / 16;
+    ArrayRef<int64_t> threads = op.getThreads();
+    IndexMath im{rewriter, loc};
+    Value tid = arith::SubIOp::create(
+        rewriter, loc, gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x),
+        im.c(threads[0]));
+    auto chunkType = VectorType::get({4}, rewriter.getI32Type());
+    Type i32 = rewriter.getI32Type();
+    SmallVector<std::pair<Value, Value>> pending;
+    forEachTileChunk(
+        rewriter, loc, blocks, groups, threads[1], tid,
+        [&](OpBuilder &cb, Value block, Value group, bool guarded) {
+          IndexMath m{cb, loc};
+          Value k = m.mul(group, 4);
+          Value first = m.mul(block, 16);
+          Value s = m.rem(m.div(group, 2), 4);
+          SmallVector<Value, 4> loaded;
+          for (int64_t i = 0; i < 4; ++i) {
+            Value row = m.add(k, m.rem(m.add(s, i), 4));
+            Value ptr = offsetSharedPointer(cb, loc, srcBase,
+                                            from.byteOffset(cb, loc, row, first));
+            loaded.push_back(LLVM::LoadOp::create(cb, loc, chunkType, ptr, 16));
+          }
+          // Byte r of the result takes byte (r - s) mod 4:
+          // (0x32103210 >> (16 - 4 s)) & 0xffff.
+          Value s32 = arith::IndexCastOp::create(cb, loc, i32, s);
+          Value shift = arith::SubIOp::create(
+              cb, loc, arith::ConstantIntOp::create(cb, loc, i32, 16),
+              arith::MulIOp::create(
+                  cb, loc, s32, arith::ConstantIntOp::create(cb, loc, i32, 4)));
+          Value rotate = arith::ShRUIOp::create(
+              cb, loc, arith::ConstantIntOp::create(cb, loc, i32, 0x32103210),
+              shift);
+          for (int64_t j = 0; j < 4; ++j) {
+            SmallVector<Value, 4> words;
+            for (Value v : loaded)
+              words.push_back(vector::ExtractOp::create(cb, loc, v, j));
+            for (auto [q, word] :
+                 llvm::enumerate(transposeBytes(cb, loc, words))) {
+              Value back = NVVM::PermuteOp::create(
+                  cb, loc, i32, word, word, rotate,
+                  NVVM::PermuteMode::DEFAULT);
+              Value to_ = offsetSharedPointer(
+                  cb, loc, dstBase,
+                  to.byteOffset(cb, loc, m.add(first, 4 * j + int64_t(q)), k));
+              if (guarded)
+                LLVM::StoreOp::create(cb, loc, back, to_, 4);
+              else
+                pending.push_back({back, to_});
+            }
+          }
+        });
+    for (auto [value, ptr] : pending)
+      LLVM::StoreOp::create(rewriter, loc, value, ptr, 4);
+    lowering.emitSharedStoresFence(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
   }
@@ -799,7 +993,8 @@ LogicalResult mlir::tgemm::lowerTileOps(ModuleOp module, gpu::GPUFuncOp kernel,
                                                        target);
   populateRingPatterns(patterns, converter, lowering.plan, lowering.module);
   populateSplitKPatterns(patterns, converter);
-  patterns.add<CopyTileLowering, CommitCopiesLowering, WaitCopiesLowering,
+  patterns.add<CopyTileLowering, TransposeTileLowering, CommitCopiesLowering,
+               WaitCopiesLowering,
                WaitMmaLowering>(converter, ctx, lowering);
   lowering.populatePatterns(patterns, converter);
   if (failed(applyPartialConversion(kernel, target, std::move(patterns))))

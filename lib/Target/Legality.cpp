@@ -197,7 +197,7 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
                                          const TileConfig &c,
                                          const Schedule &s, Family family) {
   SharedMemoryPlan plan;
-  RingShapes shapes = ringShapes(p, c);
+  RingShapes shapes = ringShapes(ringProblem(p, family), c);
   Swizzle swizzle = family == Family::Wmma ? Swizzle::Pad : s.swizzle;
   int64_t alignment = ringAlignment(family);
   int64_t panel = ringPanelBytes(family);
@@ -207,9 +207,29 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
                     shapes.bCols, bitWidth(p.b), swizzle, s.padding, alignment,
                     panel);
   int64_t ringsEnd = plan.b.offset + plan.b.sizeBytes();
+  // Staging rings hold the tiles as stored: A M x K or K x M, B K x N.
+  TransposePlan transposed = transposePlan(p, family, s);
+  int64_t stagingBarriers = 0;
+  if (transposed.staged) {
+    RingShapes stored = ringShapes(p, c);
+    if (transposed.a) {
+      plan.stagingA = planRing(ringsEnd, kStagingSlots, stored.aRows,
+                               stored.aCols, bitWidth(p.a), swizzle, s.padding,
+                               alignment, panel);
+      ringsEnd = plan.stagingA->offset + plan.stagingA->sizeBytes();
+      stagingBarriers += 2 * kStagingSlots;
+    }
+    if (transposed.b) {
+      plan.stagingB = planRing(ringsEnd, kStagingSlots, stored.bRows,
+                               stored.bCols, bitWidth(p.b), swizzle, s.padding,
+                               alignment, panel);
+      ringsEnd = plan.stagingB->offset + plan.stagingB->sizeBytes();
+      stagingBarriers += 2 * kStagingSlots;
+    }
+  }
   if (s.warpSpecialize) {
     plan.barrierOffset = llvm::alignTo(ringsEnd, kBarrierBytes);
-    plan.barrierBytes = 2 * c.stages * kBarrierBytes;
+    plan.barrierBytes = (2 * c.stages + stagingBarriers) * kBarrierBytes;
     ringsEnd = plan.barrierOffset + plan.barrierBytes;
   }
   bool overRings = false;
@@ -472,14 +492,8 @@ Verdict tgemm::checkFamily(const Problem &p, const Target &t) {
   // wgmma reads K-major operands (A row-major, B column-major) through its
   // descriptors, and MN-major ones through the transpose bits, which exist
   // for 16-bit types only (PTX ISA, "wgmma.mma_async": imm-trans-a and
-  // imm-trans-b).
-  if (t.family == Family::Wgmma && !rowCol && bitWidth(p.a) != 16)
-    return violation(
-        "layout",
-        llvm::formatv("wgmma transposes 16-bit operands only: {0} operands "
-                      "must be K-major, layout(row, col); got {1}",
-                      quoted(p.a), layouts())
-            .str());
+  // imm-trans-b); MN-major 8-bit and tf32 operands are transposed by their
+  // copy into shared memory (operandPath).
   if (fact->minSm > t.chip->sm)
     return violation("chip", llvm::formatv("{0} with {1} operands needs sm_{2} "
                                            "or newer; the target is {3}",
@@ -504,6 +518,9 @@ llvm::StringRef tgemm::operandPathName(OperandPath path) {
     return "ldmatrix.trans of byte pairs and prmt";
   case OperandPath::ScalarLoads:
     return "one ld.shared per element";
+  case OperandPath::TransposedCopy:
+    return "a transposing copy into shared memory (ld.global, prmt, "
+           "st.shared; cp.async instead of TMA)";
   }
   llvm_unreachable("unknown operand path");
 }
@@ -526,9 +543,33 @@ std::optional<OperandPath> tgemm::operandPath(Family family, ElemKind type,
       return OperandPath::ScalarLoads;
     return std::nullopt;
   case Family::Wgmma:
+    if (bits == 8 || bits == 32)
+      return OperandPath::TransposedCopy;
     return std::nullopt;
   }
   llvm_unreachable("unknown family");
+}
+
+TransposePlan tgemm::transposePlan(const Problem &p, Family family,
+                                   const Schedule &s) {
+  TransposePlan plan;
+  plan.a = operandPath(family, p.a, p.rowA, s.ldmatrix) ==
+           OperandPath::TransposedCopy;
+  plan.b = operandPath(family, p.b, !p.rowB, s.ldmatrix) ==
+           OperandPath::TransposedCopy;
+  plan.staged = plan.any() && s.warpSpecialize && s.tma &&
+                (!plan.a || bitWidth(p.a) == 8) &&
+                (!plan.b || bitWidth(p.b) == 8);
+  return plan;
+}
+
+Problem tgemm::ringProblem(const Problem &p, Family family) {
+  Problem ring = p;
+  if (operandPath(family, p.a, p.rowA) == OperandPath::TransposedCopy)
+    ring.rowA = true;
+  if (operandPath(family, p.b, !p.rowB) == OperandPath::TransposedCopy)
+    ring.rowB = false;
+  return ring;
 }
 
 Verdict tgemm::checkPadding(int64_t padding) {
@@ -651,9 +692,13 @@ Verdict tgemm::checkWarpgroups(const Problem &p, const TileConfig &c) {
                           : "a multiple of 8 up to 256",
                       bn)
             .str());
+  // An MN-major 8-bit or tf32 operand is held K-major (ringProblem); its
+  // transposing copy moves 16-byte pieces of stored rows, which the tile
+  // rules above already require.
+  Problem ring = ringProblem(p, Family::Wgmma);
   // A row-major B is stored K x N, in panels of 64 columns (one 128-byte
   // line of 16-bit elements each) that one descriptor steps over.
-  if (p.rowB && bn * bitWidth(p.b) % (8 * ringPanelBytes(Family::Wgmma)) != 0)
+  if (ring.rowB && bn * bitWidth(p.b) % (8 * ringPanelBytes(Family::Wgmma)) != 0)
     return violation(
         "warpgroup",
         llvm::formatv("a row-major B is read in panels of 128 bytes: block "
@@ -756,7 +801,15 @@ Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
   if (Verdict v = checkSchedule(p, *c, s, t.family))
     return v;
   SharedMemoryPlan plan = planSharedMemory(p, *c, s, t.family);
-  return checkSharedMemory(plan.totalBytes, *t.chip, c->stages);
+  Verdict v = checkSharedMemory(plan.totalBytes, *t.chip, c->stages);
+  int64_t staging = (plan.stagingA ? plan.stagingA->sizeBytes() : 0) +
+                    (plan.stagingB ? plan.stagingB->sizeBytes() : 0);
+  if (v && staging)
+    v->message += llvm::formatv(
+        ", {0} of them the staging rings of the MN-major operands it "
+        "transposes: use fewer stages",
+        staging);
+  return v;
 }
 
 llvm::SmallVector<Family, 2> tgemm::familiesBySpeed(const ChipInfo &chip) {

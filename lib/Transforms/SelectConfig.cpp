@@ -101,6 +101,7 @@ struct SelectConfigPass
       // A config, with K split where the problem's tiles leave SMs idle
       // (else as it is, if the split does not fit).
       int64_t sms = smCount > 0 ? int64_t(smCount) : target.chip->sms;
+      std::string stagesNote;
       auto take = [&](::tgemm::TileConfig tile,
                       const ::tgemm::Schedule &schedule) {
         if (deterministic && tile.block[2] > 0 &&
@@ -114,7 +115,25 @@ struct SelectConfigPass
           if (split.splitK > 1 && tryConfig(op, split, schedule, target))
             return true;
         }
-        return tryConfig(op, tile, schedule, target);
+        if (tryConfig(op, tile, schedule, target))
+          return true;
+        // A config measured for other operands' layouts may need more
+        // shared memory here (the staging rings of transposed operands):
+        // the same tile with fewer stages.
+        for (::tgemm::TileConfig fewer = tile; fewer.stages > 2;) {
+          --fewer.stages;
+          ::tgemm::Verdict v = ::tgemm::checkForTarget(getProblem(op), &fewer,
+                                                       schedule, target);
+          if (v && v->rule != "shared-memory")
+            return false;
+          if (tryConfig(op, fewer, schedule, target)) {
+            stagesNote = llvm::formatv(", {0} stages for shared memory",
+                                       fewer.stages)
+                             .str();
+            return true;
+          }
+        }
+        return false;
       };
       std::string source;
       const ::tgemm::TuningDatabase *databases[] = {
@@ -124,8 +143,8 @@ struct SelectConfigPass
           continue;
         const ::tgemm::TunedConfig *tuned = db->lookup(query);
         if (tuned && take(tuned->config, tuned->schedule(target.family))) {
-          source = llvm::formatv("tuned at {0}x{1}x{2}", tuned->m, tuned->n,
-                                 tuned->k)
+          source = llvm::formatv("tuned at {0}x{1}x{2}{3}", tuned->m,
+                                 tuned->n, tuned->k, stagesNote)
                        .str();
           break;
         }
@@ -146,7 +165,7 @@ struct SelectConfigPass
                            << " lowering";
           return;
         }
-        source = "default";
+        source = "default" + stagesNote;
       }
       if (report) {
         ConfigAttr c = op.getConfigAttr();

@@ -125,11 +125,18 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
 /// the barrier (`buildPrefetchLoop`).
 class KernelBodyWriter {
 public:
+  /// `transposed`: the operands the copies transpose
+  /// (::tgemm::OperandPath::TransposedCopy), whose rings hold them K-major.
   KernelBodyWriter(MatmulOp op, gpu::GPUFuncOp kernel,
-                   const ::tgemm::Schedule &schedule)
+                   const ::tgemm::Schedule &schedule,
+                   ::tgemm::TransposePlan transposed)
       : op(op), kernel(kernel), schedule(schedule), ctx(op.getContext()),
         config(op.getConfigAttr()), loc(op.getLoc()),
         layoutA(op.getLayoutA()), layoutB(op.getLayoutB()),
+        transposeA(transposed.a), transposeB(transposed.b),
+        staged(transposed.staged),
+        ringLayoutA(transposed.a ? Layout::Row : layoutA),
+        ringLayoutB(transposed.b ? Layout::Col : layoutB),
         stages(config.getStages()), bm(config.getBlockM()),
         bn(config.getBlockN()), bk(config.getBlockK()),
         splitK(config.getSplitK()) {}
@@ -178,12 +185,24 @@ public:
       tileCol = bx;
     }
 
-    auto ringA = ringType(ctx, stages, bm, bk, layoutA,
+    auto ringA = ringType(ctx, stages, bm, bk, ringLayoutA,
                           op.getA().getType().getElementType(), /*isA=*/true);
-    auto ringB = ringType(ctx, stages, bn, bk, layoutB,
+    auto ringB = ringType(ctx, stages, bn, bk, ringLayoutB,
                           op.getB().getType().getElementType(), /*isA=*/false);
     sa = AllocSmemOp::create(b, loc, ringA);
     sb = AllocSmemOp::create(b, loc, ringB);
+    // Staging rings hold tiles as stored, after A's and B's rings (the
+    // legality module's plan places them so).
+    if (staged && transposeA)
+      stagingA = AllocSmemOp::create(
+          b, loc,
+          ringType(ctx, ::tgemm::kStagingSlots, bm, bk, layoutA,
+                   op.getA().getType().getElementType(), /*isA=*/true));
+    if (staged && transposeB)
+      stagingB = AllocSmemOp::create(
+          b, loc,
+          ringType(ctx, ::tgemm::kStagingSlots, bn, bk, layoutB,
+                   op.getB().getType().getElementType(), /*isA=*/false));
     accType = AccumulatorType::get(ctx, config.getWarpTileM(),
                                    config.getWarpTileN(), op.getAcc());
 
@@ -225,6 +244,15 @@ public:
       auto barriers = BarriersType::get(ctx, stages);
       full = AllocBarriersOp::create(b, loc, barriers);
       empty = AllocBarriersOp::create(b, loc, barriers);
+      auto slots = BarriersType::get(ctx, ::tgemm::kStagingSlots);
+      if (stagingA) {
+        stagedFullA = AllocBarriersOp::create(b, loc, slots);
+        stagedEmptyA = AllocBarriersOp::create(b, loc, slots);
+      }
+      if (stagingB) {
+        stagedFullB = AllocBarriersOp::create(b, loc, slots);
+        stagedEmptyB = AllocBarriersOp::create(b, loc, slots);
+      }
       matrix = matrixIndex;
       if (schedule.tma) {
         unsigned first = (splitK > 1 ? 4 : 3) + numEpilogue;
@@ -367,13 +395,28 @@ private:
                                      mapsMade, none);
     }
     // One arrival (with the bytes) per phase with TMA, one per producer
-    // thread with cp.async.
+    // thread with cp.async; a staged kernel's TMA path has both: the
+    // leader's with the bytes, then every producer thread's once it has
+    // transposed its part.
     Value copyArrivals = im.c(::tgemm::kWarpgroupThreads);
     if (useTma)
-      copyArrivals =
-          arith::SelectOp::create(b, loc, useTma, im.c(1), copyArrivals);
+      copyArrivals = arith::SelectOp::create(
+          b, loc, useTma,
+          im.c(staged ? 1 + ::tgemm::kWarpgroupThreads : 1), copyArrivals);
     InitBarriersOp::create(b, loc, full, copyArrivals);
     InitBarriersOp::create(b, loc, empty, im.c(consumerThreads));
+    for (auto [stagedFull, stagedEmpty] :
+         {std::pair(stagedFullA, stagedEmptyA),
+          std::pair(stagedFullB, stagedEmptyB)}) {
+      if (!stagedFull)
+        continue;
+      InitBarriersOp::create(b, loc, stagedFull, im.c(1));
+      InitBarriersOp::create(b, loc, stagedEmpty,
+                             im.c(::tgemm::kWarpgroupThreads));
+    }
+    // A staged producer keeps its registers for the transposition, so
+    // nobody trades them.
+    bool maxRegisters = schedule.setMaxRegisters && !staged;
 
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value isProducer = arith::CmpIOp::create(
@@ -387,9 +430,14 @@ private:
             scf::IfOp::create(
                 pb, loc, useTma,
                 [&](OpBuilder &tb, Location) {
+                  if (staged) {
+                    buildStagedProducer(tb, consumerThreads);
+                    scf::YieldOp::create(tb, loc);
+                    return;
+                  }
                   // The bulk-copy producer needs few registers; the
                   // cp.async one keeps the launch's for its addresses.
-                  if (schedule.setMaxRegisters)
+                  if (maxRegisters)
                     SetMaxRegistersOp::create(tb, loc,
                                               ::tgemm::kProducerRegisters);
                   // One thread issues every bulk copy.
@@ -411,7 +459,7 @@ private:
         [&](OpBuilder &cb, Location) {
           // The consumers take what the producer gave back (only then do
           // they fit).
-          if (schedule.setMaxRegisters && useTma)
+          if (maxRegisters && useTma)
             scf::IfOp::create(cb, loc, useTma, [&](OpBuilder &tb, Location) {
               SetMaxRegistersOp::create(tb, loc,
                                         ::tgemm::consumerRegisters(consumers));
@@ -485,6 +533,103 @@ private:
                   });
   }
 
+  /// The producer of a kernel with staged operands, every thread of its
+  /// warpgroup. Its leader brings k-tile kt + 1 of each staged operand in
+  /// as stored (slot (kt + 1) mod 2 of its staging ring, once the
+  /// warpgroup has released that slot), and k-tile kt of the others
+  /// straight into their rings, announcing their bytes on `full`; then
+  /// every thread transposes its part of k-tile kt from the staging slot
+  /// into the ring, releases the slot and arrives on `full`.
+  void buildStagedProducer(OpBuilder &b, int64_t firstThread) {
+    IndexMath im{b, loc};
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value leader = im.eq(tid, im.c(firstThread));
+    DenseI64ArrayAttr threads =
+        b.getDenseI64ArrayAttr({firstThread, ::tgemm::kWarpgroupThreads});
+    struct Staged {
+      Value ring, staging, full, empty, map;
+      bool isA;
+      int64_t bytes;
+    };
+    SmallVector<Staged> stagedOperands;
+    auto tileBytes = [](Value ring) {
+      auto type = cast<SmemType>(ring.getType());
+      return type.getRows() * type.getCols() *
+             type.getElementType().getIntOrFloatBitWidth() / 8;
+    };
+    if (stagingA)
+      stagedOperands.push_back(
+          {sa, stagingA, stagedFullA, stagedEmptyA, mapA, true, tileBytes(sa)});
+    if (stagingB)
+      stagedOperands.push_back({sb, stagingB, stagedFullB, stagedEmptyB, mapB,
+                                false, tileBytes(sb)});
+    int64_t directBytes = (stagingA ? 0 : tileBytes(sa)) +
+                          (stagingB ? 0 : tileBytes(sb));
+    // Slot kt mod 2 and the parity of its lap, kt / 2 mod 2.
+    auto slotOf = [&](OpBuilder &ob, Value kt) {
+      IndexMath m{ob, loc};
+      return std::pair(m.rem(kt, ::tgemm::kStagingSlots),
+                       m.rem(m.div(kt, ::tgemm::kStagingSlots), 2));
+    };
+    auto stageIn = [&](OpBuilder &ob, Value kt) {
+      auto [slot, lap] = slotOf(ob, kt);
+      Value previousLap =
+          arith::XOrIOp::create(ob, loc, lap, IndexMath{ob, loc}.c(1));
+      for (const Staged &x : stagedOperands) {
+        WaitBarrierOp::create(ob, loc, x.empty, slot, previousLap);
+        ArriveBarrierOp::create(ob, loc, x.full, slot,
+                                ob.getI64IntegerAttr(x.bytes));
+        auto [row, col] = tileOrigin(ob, kt, x.isA);
+        BulkCopyTileOp::create(ob, loc, x.map, matrix, row, col, x.staging,
+                               slot, x.full);
+      }
+    };
+    auto onLeader = [&](OpBuilder &ob, Value condition,
+                        function_ref<void(OpBuilder &)> body) {
+      scf::IfOp::create(ob, loc, condition, [&](OpBuilder &tb, Location) {
+        body(tb);
+        scf::YieldOp::create(tb, loc);
+      });
+    };
+    onLeader(b, arith::AndIOp::create(b, loc, leader, im.lt(im.c(0), kTiles)),
+             [&](OpBuilder &ob) { stageIn(ob, IndexMath{ob, loc}.c(0)); });
+    buildRingLoop(
+        b, {},
+        [&](OpBuilder &lb, Value kt, Value stage, Value parity, ValueRange) {
+          IndexMath m{lb, loc};
+          Value next = m.add(kt, 1);
+          onLeader(lb,
+                   arith::AndIOp::create(lb, loc, leader, m.lt(next, kTiles)),
+                   [&](OpBuilder &ob) { stageIn(ob, next); });
+          waitForEmpty(lb, stage, parity);
+          onLeader(lb, leader, [&](OpBuilder &ob) {
+            ArriveBarrierOp::create(
+                ob, loc, full, stage,
+                directBytes ? ob.getI64IntegerAttr(directBytes)
+                            : IntegerAttr());
+            if (!stagingA) {
+              auto [row, col] = tileOrigin(ob, kt, /*isA=*/true);
+              BulkCopyTileOp::create(ob, loc, mapA, matrix, row, col, sa,
+                                     stage, full);
+            }
+            if (!stagingB) {
+              auto [row, col] = tileOrigin(ob, kt, /*isA=*/false);
+              BulkCopyTileOp::create(ob, loc, mapB, matrix, row, col, sb,
+                                     stage, full);
+            }
+          });
+          auto [slot, lap] = slotOf(lb, kt);
+          for (const Staged &x : stagedOperands) {
+            WaitBarrierOp::create(lb, loc, x.full, slot, lap);
+            TransposeTileOp::create(lb, loc, x.staging, slot, x.ring, stage,
+                                    threads);
+            ArriveBarrierOp::create(lb, loc, x.empty, slot, IntegerAttr());
+          }
+          ArriveBarrierOp::create(lb, loc, full, stage, IntegerAttr());
+          return SmallVector<Value>();
+        });
+  }
+
   /// The producer warpgroup copies each k-tile with cp.async, waits for
   /// its copies and arrives on `full`.
   void buildCopyProducer(OpBuilder &b, int64_t firstThread) {
@@ -496,10 +641,10 @@ private:
           waitForEmpty(lb, stage, parity);
           auto [aRow, aCol] = tileOrigin(lb, kt, /*isA=*/true);
           auto [bRow, bCol] = tileOrigin(lb, kt, /*isA=*/false);
-          CopyTileOp::create(lb, loc, a, aRow, aCol, sa, stage, async,
-                             inBounds, Value(), threads);
-          CopyTileOp::create(lb, loc, bMat, bRow, bCol, sb, stage, async,
-                             inBounds, Value(), threads);
+          CopyTileOp::create(lb, loc, a, aRow, aCol, sa, stage, transposeA,
+                             async && !transposeA, inBounds, Value(), threads);
+          CopyTileOp::create(lb, loc, bMat, bRow, bCol, sb, stage, transposeB,
+                             async && !transposeB, inBounds, Value(), threads);
           CommitCopiesOp::create(lb, loc);
           WaitCopiesOp::create(lb, loc, 0);
           ArriveBarrierOp::create(lb, loc, full, stage, IntegerAttr());
@@ -522,8 +667,8 @@ private:
           WaitBarrierOp::create(lb, loc, full, stage, parity);
           Value acc = MmaTileOp::create(
               lb, loc, accType, sa, stage, sb, stage, carried[0], warpRow,
-              warpCol, LayoutAttr::get(ctx, layoutA),
-              LayoutAttr::get(ctx, layoutB), DenseI64ArrayAttr(),
+              warpCol, LayoutAttr::get(ctx, ringLayoutA),
+              LayoutAttr::get(ctx, ringLayoutB), DenseI64ArrayAttr(),
               lb.getI64IntegerAttr(kMmasInFlight), Value());
           scf::IfOp::create(lb, loc, m.lt(m.c(0), kt),
                             [&](OpBuilder &tb, Location) {
@@ -663,10 +808,12 @@ private:
     auto [bRow, bCol] =
         layoutB == Layout::Row ? std::pair(k0, n0) : std::pair(n0, k0);
     if (copyA)
-      CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, async, inBounds,
+      CopyTileOp::create(ob, loc, a, aRow, aCol, sa, stage, transposeA,
+                         async && !transposeA, inBounds,
                          predicate, DenseI64ArrayAttr());
     if (copyB)
-      CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, async, inBounds,
+      CopyTileOp::create(ob, loc, bMat, bRow, bCol, sb, stage, transposeB,
+                         async && !transposeB, inBounds,
                          predicate, DenseI64ArrayAttr());
   }
   void copyStage(OpBuilder &ob, Value kt, Value stage,
@@ -677,14 +824,14 @@ private:
   Value multiply(OpBuilder &lb, Value stage, Value acc,
                  DenseI64ArrayAttr slice = {}, Value frags = Value()) {
     return MmaTileOp::create(lb, loc, accType, sa, stage, sb, stage, acc,
-                             warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
-                             LayoutAttr::get(ctx, layoutB), slice,
+                             warpRow, warpCol, LayoutAttr::get(ctx, ringLayoutA),
+                             LayoutAttr::get(ctx, ringLayoutB), slice,
                              IntegerAttr(), frags);
   }
   Value loadFrags(OpBuilder &lb, Value stage, int64_t offset) {
     return LoadFragsOp::create(lb, loc, fragsType, sa, stage, sb, stage,
-                               warpRow, warpCol, LayoutAttr::get(ctx, layoutA),
-                               LayoutAttr::get(ctx, layoutB),
+                               warpRow, warpCol, LayoutAttr::get(ctx, ringLayoutA),
+                               LayoutAttr::get(ctx, ringLayoutB),
                                lb.getDenseI64ArrayAttr({offset, kStep}));
   }
   /// The ring's stage before `stage`.
@@ -711,7 +858,19 @@ private:
   MLIRContext *ctx;
   ConfigAttr config;
   Location loc;
+  /// As stored (the copies' sources), and as the rings hold them (the
+  /// multiplies' layouts).
   Layout layoutA, layoutB;
+  bool transposeA, transposeB;
+  /// The transposed operands come in through staging rings (as stored, by
+  /// the copy engine) that the producer transposes from.
+  bool staged;
+  Layout ringLayoutA, ringLayoutB;
+  /// Per staged operand: its staging ring, whose slots' barriers complete
+  /// when a tile has landed (`stagedFull`, one arrival with the bytes) and
+  /// when the producer warpgroup is done reading it (`stagedEmpty`).
+  Value stagingA, stagingB, stagedFullA, stagedFullB, stagedEmptyA,
+      stagedEmptyB;
   int64_t stages, bm, bn, bk, splitK;
   // Set by build(). With split K, kTiles counts this part's k-tiles, the
   // first of which is k-tile ktBase of the matrix.
@@ -753,6 +912,17 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
                : ::tgemm::Schedule();
   if (target && failed(verifyForTarget(op, target.getValue())))
     return failure();
+  // Operands the family reads K-major only are transposed on their way
+  // into shared memory: from staging rings the copy engine fills, or
+  // (tf32, or without TMA) by copies through registers, the producer then
+  // copying with cp.async (TransposePlan).
+  ::tgemm::TransposePlan transposed;
+  if (target) {
+    transposed = ::tgemm::transposePlan(getProblem(op), target.getFamily(),
+                                        schedule);
+    if (transposed.any() && !transposed.staged)
+      schedule.tma = false;
+  }
   Location loc = op.getLoc();
   SymbolTable symbols(module);
 
@@ -859,7 +1029,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   if (target || op.getScheduleAttr())
     kernel->setAttr(ScheduleAttr::getAttrName(),
                     ScheduleAttr::get(ctx, schedule));
-  KernelBodyWriter(op, kernel, schedule).build();
+  KernelBodyWriter(op, kernel, schedule, transposed).build();
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.

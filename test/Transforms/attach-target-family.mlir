@@ -58,7 +58,8 @@ func.func @ptx_config(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 // -----
 
 // A row-major B of 16-bit elements is read through wgmma's transpose bit:
-// wgmma. A row-major B of 8-bit elements must be K-major for wgmma: ptx.
+// wgmma. A row-major B of 8-bit elements is transposed on its way into
+// shared memory: wgmma too.
 // CHECK-LABEL: module attributes {tgemm.target = #tgemm.target<chip = "sm_90a", family = wgmma>}
 func.func @row_major_b(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(col, row) acc(f32)
@@ -68,7 +69,7 @@ func.func @row_major_b(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?x
 
 // -----
 
-// CHECK-LABEL: module attributes {tgemm.target = #tgemm.target<chip = "sm_90a", family = ptx>}
+// CHECK-LABEL: module attributes {tgemm.target = #tgemm.target<chip = "sm_90a", family = wgmma>}
 func.func @row_major_b_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
   tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>

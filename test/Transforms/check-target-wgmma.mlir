@@ -3,8 +3,9 @@
 
 // The wgmma family's rules, from the legality module: warpgroups of 4 warps
 // stacked along M with 16 rows each, a block N one wgmma covers, 128-byte
-// ring rows for the swizzled descriptors, K-major operands but for 16-bit
-// types, panels of a row-major B, the types it
+// ring rows for the swizzled descriptors, MN-major 8-bit and tf32 operands
+// transposed into shared memory (the staging rings' bytes), panels of a
+// row-major B, the types it
 // computes, the async copies it reads.
 
 // Two warpgroups of 64 x 128, 4 stages of 128-byte rows: legal.
@@ -63,10 +64,14 @@ func.func @layouts(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>
 
 // -----
 
+// MN-major 8-bit and tf32 operands are transposed on their way into shared
+// memory (no wgmma transpose bit): legal in every layout.
 func.func @layout_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
-  // expected-error @+1 {{wgmma transposes 16-bit operands only: 'i8' operands must be K-major, layout(row, col); got layout(col, col)}}
   tgemm.matmul %a, %b, %c layout(col, col) acc(i32)
       config(<block = [128, 128, 128], warps = [8, 1], stages = 4>)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      config(<block = [128, 256, 128], warps = [8, 1], stages = 3>)
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
   return
 }
@@ -74,10 +79,21 @@ func.func @layout_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>
 // -----
 
 func.func @layout_tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
-  // expected-error @+1 {{wgmma transposes 16-bit operands only: 'f32' operands must be K-major, layout(row, col); got layout(row, row)}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
-      config(<block = [128, 128, 32], warps = [8, 1], stages = 4>)
+      config(<block = [128, 256, 32], warps = [8, 1], stages = 4>)
       : memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// With TMA an 8-bit MN-major operand comes in through a staging ring of 2
+// slots, which counts against the block's shared memory.
+func.func @staging_shared_memory(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: memref<?x?xf32>) {
+  // expected-error @+1 {{the 4-stage pipeline needs 262240 bytes of shared memory; sm_90a allows a block 232448 bytes, 65536 of them the staging rings of the MN-major operands it transposes: use fewer stages}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      config(<block = [128, 256, 128], warps = [8, 1], stages = 4>)
+      : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
   return
 }
 

@@ -146,6 +146,18 @@ void forEachEdgeChunk(
 /// aligned rows (see `isWholeAlignedTile`).
 void emitSyncTileCopy(OpBuilder &b, Location loc, const TileCopy &copy);
 
+/// A synchronous copy of a tile stored transposed in its source
+/// (`tgemm.copy_tile ... transpose`): each thread loads blocks of 4 source
+/// rows x 16 bytes (4 ring columns of 16 / bytes ring rows), regroups them
+/// in registers (prmt for 8-bit elements, moves for 32-bit ones) and
+/// stores each ring row's 4 elements where the ring places them. A warp's
+/// 32 threads take consecutive blocks along the ring's row, so their
+/// stores fall in distinct banks. `whole`: the tile lies inside its source
+/// with 16-byte aligned rows; else every element is guarded, those outside
+/// reading as zeros.
+void emitTransposedTileCopy(OpBuilder &b, Location loc, const TileCopy &copy,
+                            bool whole);
+
 /// Calls `emit` with the global source and shared destination pointers of
 /// each 16-byte chunk a thread copies of a tile that lies inside its source
 /// with 16-byte aligned rows (the asynchronous copies of both lowerings).
@@ -400,6 +412,10 @@ public:
   /// (tgemm.mma_tile in_flight, tgemm.wait_mma); nothing for the families
   /// whose multiplies are synchronous.
   virtual void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const {}
+  /// Orders this thread's st.shared writes of a tile before the reads of
+  /// the family's multiply (wgmma reads shared memory through the async
+  /// proxy); nothing for the others.
+  virtual void emitSharedStoresFence(OpBuilder &b, Location loc) const {}
 
   const RingLayout &ring(Value smem) const {
     return plan.rings.at(smem.getDefiningOp());

@@ -93,6 +93,27 @@ struct RingShapes {
 };
 RingShapes ringShapes(const Problem &p, const TileConfig &c);
 
+/// The problem as `family`'s rings hold it: an operand whose copy
+/// transposes it (OperandPath::TransposedCopy) is K-major there.
+Problem ringProblem(const Problem &p, Family family);
+
+/// How the operands `family` transposes into shared memory
+/// (OperandPath::TransposedCopy) are copied under schedule `s`. With
+/// `staged`, a warp-specialized producer's copy engine brings each k-tile
+/// of them in as stored (MN-major) into a staging ring of kStagingSlots
+/// slots, and the producer warpgroup transposes it into the K-major ring
+/// (`tgemm.transpose_tile`); 8-bit operands with `tma` only. Otherwise
+/// (tf32, or without TMA) their copies transpose from global memory
+/// through registers (`tgemm.copy_tile ... transpose`) and the producer
+/// copies with cp.async.
+struct TransposePlan {
+  bool a = false, b = false;
+  bool staged = false;
+  bool any() const { return a || b; }
+};
+TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
+constexpr int64_t kStagingSlots = 2;
+
 /// Threads of a block of `config` under `schedule`: its warps, and the
 /// producer warpgroup of a warp-specialized kernel.
 int64_t blockThreads(const TileConfig &config, const Schedule &schedule);
@@ -147,6 +168,9 @@ struct RingPlan {
 /// lowering lays over the rings (they are dead by then).
 struct SharedMemoryPlan {
   RingPlan a, b;
+  /// The staging rings of staged transposed operands (TransposePlan),
+  /// after B.
+  std::optional<RingPlan> stagingA, stagingB;
   /// A warp-specialized kernel's mbarriers, after the rings: `full` and
   /// `empty`, one of each per stage, 8 bytes each.
   int64_t barrierOffset = 0, barrierBytes = 0;
@@ -238,6 +262,12 @@ enum class OperandPath {
   /// element (ldmatrix moves 16-bit pieces, a tf32 value is one whole
   /// register).
   ScalarLoads,
+  /// An 8-bit or tf32 MN-major operand on wgmma, which reads those K-major
+  /// only: the copy into shared memory transposes it (`tgemm.copy_tile
+  /// ... transpose`: 16-byte loads of 4 k-rows, prmt, st.shared), so the
+  /// ring holds it K-major. The producer then copies with cp.async, not
+  /// TMA, which moves tiles as they are stored.
+  TransposedCopy,
 };
 llvm::StringRef operandPathName(OperandPath path);
 

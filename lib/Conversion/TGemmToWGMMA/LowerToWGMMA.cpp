@@ -123,6 +123,14 @@ public:
                                    NVVM::SharedSpace::shared_cta));
   }
 
+  /// The proxy fence after a transposing copy's st.shared writes.
+  void emitSharedStoresFence(OpBuilder &b, Location loc) const override {
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+  }
+
   /// wgmma.wait_group: the warpgroup's committed groups of multiplies.
   void emitMmaWait(OpBuilder &b, Location loc, int64_t pending) const override {
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);

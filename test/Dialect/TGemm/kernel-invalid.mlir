@@ -248,3 +248,74 @@ func.func @reduce_threads(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?
       : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf32>
   return
 }
+
+// -----
+
+func.func @transpose_type(%a: memref<?x?xf16>, %i: index) {
+  %s = tgemm.alloc_smem : !tgemm.smem<2x64x32xf16>
+  // expected-error @+1 {{transposes 8-bit and 32-bit elements only, got 'f16'}}
+  tgemm.copy_tile %a[%i, %i], %s[%i] transpose : memref<?x?xf16>, !tgemm.smem<2x64x32xf16>
+  return
+}
+
+// -----
+
+func.func @transpose_async(%a: memref<?x?xi8>, %i: index) {
+  %s = tgemm.alloc_smem : !tgemm.smem<2x64x128xi8>
+  // expected-error @+1 {{with transpose is synchronous: the elements are regrouped in registers between the loads and the stores}}
+  tgemm.copy_tile %a[%i, %i], %s[%i] transpose async : memref<?x?xi8>, !tgemm.smem<2x64x128xi8>
+  return
+}
+
+// -----
+
+func.func @transpose_blocks(%a: memref<?x?xi8>, %i: index) {
+  %s = tgemm.alloc_smem : !tgemm.smem<2x24x128xi8>
+  // expected-error @+1 {{with transpose moves blocks of 4 source rows and 16 bytes: the ring's tile (24x128) needs columns a multiple of 4 and rows a multiple of 16}}
+  tgemm.copy_tile %a[%i, %i], %s[%i] transpose : memref<?x?xi8>, !tgemm.smem<2x24x128xi8>
+  return
+}
+
+// -----
+
+func.func @transpose_tile_shape(%i: index) {
+  %staged = tgemm.alloc_smem : !tgemm.smem<2x128x256xi8>
+  %s = tgemm.alloc_smem : !tgemm.smem<4x128x256xi8>
+  // expected-error @+1 {{transposes a 128x256 tile into a 128x256 one; the destination must be 256x128}}
+  tgemm.transpose_tile %staged[%i], %s[%i] threads [256, 128]
+      : !tgemm.smem<2x128x256xi8>, !tgemm.smem<4x128x256xi8>
+  return
+}
+
+// -----
+
+func.func @transpose_tile_type(%i: index) {
+  %staged = tgemm.alloc_smem : !tgemm.smem<2x128x64xf16>
+  %s = tgemm.alloc_smem : !tgemm.smem<4x64x128xf16>
+  // expected-error @+1 {{transposes 8-bit elements only, got 'f16'}}
+  tgemm.transpose_tile %staged[%i], %s[%i] threads [256, 128]
+      : !tgemm.smem<2x128x64xf16>, !tgemm.smem<4x64x128xf16>
+  return
+}
+
+// -----
+
+func.func @transpose_tile_rows(%i: index) {
+  %staged = tgemm.alloc_smem : !tgemm.smem<2x64x256xi8>
+  %s = tgemm.alloc_smem : !tgemm.smem<4x256x64xi8>
+  // expected-error @+1 {{moves blocks of 4 x 16 bytes, 32 along each destination row: the source tile (64x256) needs rows a multiple of 128 and columns a multiple of 16}}
+  tgemm.transpose_tile %staged[%i], %s[%i] threads [256, 128]
+      : !tgemm.smem<2x64x256xi8>, !tgemm.smem<4x256x64xi8>
+  return
+}
+
+// -----
+
+func.func @transpose_tile_threads(%i: index) {
+  %staged = tgemm.alloc_smem : !tgemm.smem<2x128x256xi8>
+  %s = tgemm.alloc_smem : !tgemm.smem<4x256x128xi8>
+  // expected-error @+1 {{threads takes [first, count]: whole warps of a block of at most 1024 threads}}
+  tgemm.transpose_tile %staged[%i], %s[%i] threads [256, 100]
+      : !tgemm.smem<2x128x256xi8>, !tgemm.smem<4x256x128xi8>
+  return
+}

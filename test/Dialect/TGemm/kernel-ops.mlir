@@ -71,3 +71,22 @@ func.func @split_k(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf16>
       : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf16>
   return %w : memref<?xi8>
 }
+
+// MN-major operands a family reads K-major only: a copy that transposes
+// from global memory, and a transpose from a staging ring.
+// CHECK-LABEL: func @transposed_copies
+// CHECK: tgemm.copy_tile %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] transpose in_bounds threads [256, 128] : memref<?x?xi8>, <4x256x128xi8>
+// CHECK: tgemm.copy_tile %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] transpose : memref<?x?xf32>, <4x256x32xf32>
+// CHECK: tgemm.transpose_tile %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] threads [256, 128] : <2x128x256xi8>, <4x256x128xi8>
+func.func @transposed_copies(%b: memref<?x?xi8>, %f: memref<?x?xf32>, %i: index) {
+  %sb = tgemm.alloc_smem : !tgemm.smem<4x256x128xi8>
+  %sf = tgemm.alloc_smem : !tgemm.smem<4x256x32xf32>
+  %staged = tgemm.alloc_smem : !tgemm.smem<2x128x256xi8>
+  tgemm.copy_tile %b[%i, %i], %sb[%i] transpose in_bounds threads [256, 128]
+      : memref<?x?xi8>, !tgemm.smem<4x256x128xi8>
+  tgemm.copy_tile %f[%i, %i], %sf[%i] transpose
+      : memref<?x?xf32>, !tgemm.smem<4x256x32xf32>
+  tgemm.transpose_tile %staged[%i], %sb[%i] threads [256, 128]
+      : !tgemm.smem<2x128x256xi8>, !tgemm.smem<4x256x128xi8>
+  return
+}

@@ -475,6 +475,27 @@ LogicalResult CopyTileOp::verify() {
   if (srcElement != getDst().getType().getElementType())
     return emitOpError() << "copies " << srcElement << " into a ring of "
                          << getDst().getType().getElementType();
+  if (getTranspose()) {
+    int64_t bits = srcElement.getIntOrFloatBitWidth();
+    SmemType ring = getDst().getType();
+    if (bits != 8 && bits != 32)
+      return emitOpError() << "transposes 8-bit and 32-bit elements only, got "
+                           << srcElement;
+    if (getAsync())
+      return emitOpError() << "with transpose is synchronous: the elements "
+                              "are regrouped in registers between the loads "
+                              "and the stores";
+    // A thread moves 4 source rows of 16 bytes: 4 ring columns (k) of
+    // 16 / bytes ring rows.
+    int64_t rowsPerUnit = 128 / bits;
+    if (ring.getCols() % 4 || ring.getRows() % rowsPerUnit)
+      return emitOpError() << "with transpose moves blocks of 4 source rows "
+                              "and 16 bytes: the ring's tile ("
+                           << ring.getRows() << "x" << ring.getCols()
+                           << ") needs columns a multiple of 4 and rows a "
+                              "multiple of "
+                           << rowsPerUnit;
+  }
   return verifyThreadRange(*this, getThreads());
 }
 
@@ -536,6 +557,31 @@ LogicalResult BulkCopyTileOp::verify() {
                          << " barriers, but the tile ring has "
                          << getDst().getType().getStages() << " stages";
   return success();
+}
+
+LogicalResult TransposeTileOp::verify() {
+  SmemType src = getSrc().getType(), dst = getDst().getType();
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "copies " << src.getElementType()
+                         << " into a ring of " << dst.getElementType();
+  if (src.getElementType().getIntOrFloatBitWidth() != 8)
+    return emitOpError() << "transposes 8-bit elements only, got "
+                         << src.getElementType();
+  if (src.getRows() != dst.getCols() || src.getCols() != dst.getRows())
+    return emitOpError() << "transposes a " << src.getRows() << "x"
+                         << src.getCols() << " tile into a " << dst.getRows()
+                         << "x" << dst.getCols()
+                         << " one; the destination must be "
+                         << src.getCols() << "x" << src.getRows();
+  // A thread moves blocks of 4 source rows x 16 bytes; a warp's 32 take
+  // consecutive ones along a destination row.
+  if (src.getRows() % 128 || src.getCols() % 16)
+    return emitOpError() << "moves blocks of 4 x 16 bytes, 32 along each "
+                            "destination row: the source tile ("
+                         << src.getRows() << "x" << src.getCols()
+                         << ") needs rows a multiple of 128 and columns a "
+                            "multiple of 16";
+  return verifyThreadRange(*this, getThreads());
 }
 
 LogicalResult SetMaxRegistersOp::verify() {

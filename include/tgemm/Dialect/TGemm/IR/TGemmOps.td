@@ -181,20 +181,34 @@ def TGemm_CopyTileOp : TGemm_Op<"copy_tile"> {
     the producer warpgroup of a warp-specialized kernel. Without it every
     thread of the block takes part.
 
+    With `transpose`, the tile is stored transposed in `src`: element
+    (i, j) of the R x C stage is `src[row + j, col + i]`, read from the C x R
+    block of `src` at (`row`, `col`). It serves an instruction that reads
+    only K-major operands from shared memory (wgmma's 8-bit and tf32 ones)
+    an operand stored MN-major: the ring holds it K-major. Rows and columns
+    outside `src` read as zeros, as above. Only 8-bit and 32-bit elements;
+    the copy is synchronous (the lowering regroups the elements in
+    registers between its loads and its stores).
+
     ```mlir
     tgemm.copy_tile %A[%m0, %k0], %sa[%stage] async
         : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
     tgemm.copy_tile %A[%m0, %k1], %sa[%next] async in_bounds if %refill
         : memref<4096x4096xf16>, !tgemm.smem<3x128x32xf16>
+    // B stored K x N (row-major), held N x K in the ring.
+    tgemm.copy_tile %B[%k0, %n0], %sb[%s] transpose threads [256, 128]
+        : memref<4096x4096xi8>, !tgemm.smem<4x256x128xi8>
     ```
   }];
   let arguments = (ins Arg<TGemm_TileMemRef, "", [MemRead]>:$src, Index:$row,
                        Index:$col, TGemm_SmemType:$dst, Index:$stage,
+                       UnitAttr:$transpose,
                        UnitAttr:$async, UnitAttr:$in_bounds,
                        Optional<I1>:$predicate,
                        OptionalAttr<DenseI64ArrayAttr>:$threads);
   let assemblyFormat = [{
-    $src `[` $row `,` $col `]` `,` $dst `[` $stage `]` (`async` $async^)?
+    $src `[` $row `,` $col `]` `,` $dst `[` $stage `]`
+    (`transpose` $transpose^)? (`async` $async^)?
     (`in_bounds` $in_bounds^)? (`if` $predicate^)?
     (`threads` $threads^)? attr-dict `:` type($src) `,` type($dst)
   }];
@@ -614,6 +628,34 @@ def TGemm_BulkCopyTileOp : TGemm_Op<"bulk_copy_tile"> {
     /// Bytes one copy moves: the ring's tile.
     int64_t getTileBytes();
   }];
+}
+
+def TGemm_TransposeTileOp : TGemm_Op<"transpose_tile"> {
+  let summary = "Copy a tile between rings in shared memory, transposed";
+  let description = [{
+    The threads `first` ... `first + count - 1` (`threads`) together copy
+    stage `src_stage` of `src`, an R x C tile, into stage `stage` of `dst`,
+    a C x R tile, transposed: element (i, j) of the destination is element
+    (j, i) of the source. A warp-specialized producer uses it to turn an
+    operand that the copy engine brought in as stored (MN-major) into the
+    K-major ring an instruction that reads only those takes (wgmma's
+    8-bit operands). Only 8-bit elements. What the threads wrote is
+    visible to the multiply once they have arrived on a barrier its
+    consumers wait for.
+
+    ```mlir
+    tgemm.transpose_tile %staged[%slot], %sb[%s] threads [256, 128]
+        : !tgemm.smem<2x128x256xi8>, !tgemm.smem<4x256x128xi8>
+    ```
+  }];
+  let arguments = (ins TGemm_SmemType:$src, Index:$src_stage,
+                       TGemm_SmemType:$dst, Index:$stage,
+                       DenseI64ArrayAttr:$threads);
+  let assemblyFormat = [{
+    $src `[` $src_stage `]` `,` $dst `[` $stage `]` `threads` $threads
+    attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
 }
 
 def TGemm_SetMaxRegistersOp : TGemm_Op<"set_max_registers"> {
