@@ -519,8 +519,7 @@ llvm::StringRef tgemm::operandPathName(OperandPath path) {
   case OperandPath::ScalarLoads:
     return "one ld.shared per element";
   case OperandPath::TransposedCopy:
-    return "a transposing copy into shared memory (ld.global, prmt, "
-           "st.shared; cp.async instead of TMA)";
+    return "a transpose on its way into shared memory";
   }
   llvm_unreachable("unknown operand path");
 }

@@ -22,19 +22,32 @@ struct CheckTargetPass
   /// with its own instruction path.
   static void reportOperandPaths(MatmulOp op, const ::tgemm::Target &target) {
     ::tgemm::Problem p = getProblem(op);
-    bool ldmatrix = true;
-    if (ScheduleAttr schedule = op.getScheduleAttr())
-      ldmatrix = schedule.getValue().ldmatrix;
+    // The op's schedule, else the one its family's lowering takes.
+    ::tgemm::Schedule schedule =
+        op.getScheduleAttr()
+            ? op.getScheduleAttr().getValue()
+            : ::tgemm::defaultSchedule(target.family,
+                                       op.getConfigAttr()
+                                           ? getTileConfig(op.getConfigAttr())
+                                           : ::tgemm::TileConfig());
+    bool staged = ::tgemm::transposePlan(p, target.family, schedule).staged;
     auto report = [&](StringRef name, ::tgemm::ElemKind type, bool kMajor,
                       StringRef stored) {
       std::optional<::tgemm::OperandPath> path =
-          ::tgemm::operandPath(target.family, type, kMajor, ldmatrix);
-      if (path && *path != ::tgemm::OperandPath::Native)
-        op.emitRemark() << name << " (" << ::tgemm::ptxName(type) << ", "
-                        << stored << ") is MN-major: the "
-                        << ::tgemm::loweringName(target.family)
-                        << " lowering loads it with "
-                        << ::tgemm::operandPathName(*path);
+          ::tgemm::operandPath(target.family, type, kMajor, schedule.ldmatrix);
+      if (!path || *path == ::tgemm::OperandPath::Native)
+        return;
+      InFlightDiagnostic remark = op.emitRemark();
+      remark << name << " (" << ::tgemm::ptxName(type) << ", " << stored
+             << ") is MN-major: the " << ::tgemm::loweringName(target.family)
+             << " lowering loads it with "
+             << ::tgemm::operandPathName(*path);
+      if (*path == ::tgemm::OperandPath::TransposedCopy)
+        remark << (staged
+                       ? " (the copy engine fills a staging ring as stored; "
+                         "the producer warpgroup transposes it with prmt)"
+                       : " (copies through registers, the producer copying "
+                         "with cp.async: no TMA)");
     };
     report("A", p.a, p.rowA, "stored K x M");
     report("B", p.b, !p.rowB, "stored K x N");
