@@ -168,14 +168,18 @@ def test_precompile_caches_by_source_options_and_version(tmp_path, monkeypatch):
 @needs_extension
 def test_precompile_int8_with_a_row_major_b(tmp_path):
     """`a @ b` on int8 tensors hands over B stored K x N: for sm_90a that is
-    the ptx family (wgmma has no 8-bit transpose), with byte permutes."""
+    the wgmma family, B staged by TMA as stored and transposed into the
+    K-major ring with byte permutes before the async proxy reads it."""
     import json
     ptx, manifest = ops.precompile("int8", layout_b="row", chip="sm_90a",
                                    cache_dir=tmp_path)
     kernel = json.load(open(manifest))["kernels"][0]
-    assert kernel["lowering"] == "ptx"
+    assert kernel["lowering"] == "wgmma"
     assert kernel["b"] == {"type": "s8", "layout": "row"}
-    assert "prmt.b32" in open(ptx).read()
+    text = open(ptx).read()
+    for spelling in ("wgmma.mma_async", "cp.async.bulk.tensor", "prmt.b32",
+                     "fence.proxy.async"):
+        assert spelling in text, spelling
 
 
 @needs_extension
