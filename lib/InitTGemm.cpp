@@ -3,6 +3,7 @@
 #include "tgemm/InitTGemm.h"
 
 #include "tgemm/Dialect/TGemm/IR/TGemm.h"
+#include "tgemm/Dialect/TGemm/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -10,6 +11,8 @@
 
 void mlir::tgemm::registerTGemmDialects(DialectRegistry &registry) {
   registry.insert<TGemmDialect>();
+  // tgemm.matmul on tensors bufferizes through one-shot-bufferize.
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void mlir::tgemm::registerAllTGemmDialects(DialectRegistry &registry) {

@@ -153,10 +153,9 @@ struct FromLinalgPass
   /// Replaces `op` with a tgemm.matmul; returns why not on failure (and
   /// leaves `op` unchanged).
   std::string import(linalg::LinalgOp op) {
-    if (!op.hasPureBufferSemantics())
-      return "it works on tensors; bufferize it first "
-             "(--one-shot-bufferize=\"bufferize-function-boundaries\", "
-             "which --tgemm-pipeline runs unless bufferize=false)";
+    // Buffers or values (linalg's verifier rules out a mix): on tensors the
+    // product is tgemm.matmul's tensor form, bufferized later.
+    bool tensors = op.hasPureTensorSemantics();
     std::string why;
     FailureOr<MatmulDims> found = matmulDims(op, why);
     if (failed(found))
@@ -189,12 +188,24 @@ struct FromLinalgPass
              "import them with tf32=true";
     Type acc = accumulatorFor(getElementTypeOrSelf(c.getType()));
 
-    Operation *previous = op->getPrevNode();
-    bool zeroFill = isZeroFillOf(previous, c);
+    // A zero fill of C makes beta 0. On memrefs the fill is the op just
+    // before (nothing reads C between them); on tensors it is the init's
+    // definition, and the product's init becomes the fill's own.
+    Operation *fill = tensors ? c.getDefiningOp() : op->getPrevNode();
+    bool zeroFill = false;
+    if (!tensors) {
+      zeroFill = isZeroFillOf(fill, c);
+    } else if (auto fillOp = dyn_cast_or_null<linalg::FillOp>(fill)) {
+      zeroFill = fillOp.hasPureTensorSemantics() &&
+                 isZeroFillOf(fillOp, fillOp.getDpsInits()[0]);
+      if (zeroFill)
+        c = fillOp.getDpsInits()[0];
+    }
     OpBuilder builder(op);
     MLIRContext *ctx = op.getContext();
     auto matmul = MatmulOp::create(
-        builder, op.getLoc(), a, b, c, LayoutAttr::get(ctx, *layoutA),
+        builder, op.getLoc(), tensors ? c.getType() : Type(), a, b, c,
+        LayoutAttr::get(ctx, *layoutA),
         LayoutAttr::get(ctx, *layoutB), TypeAttr::get(acc),
         /*alpha=*/nullptr, builder.getF64FloatAttr(zeroFill ? 0.0 : 1.0),
         /*config=*/nullptr, /*schedule=*/nullptr,
@@ -206,9 +217,17 @@ struct FromLinalgPass
       matmul.erase();
       return message;
     }
+    if (tensors) {
+      op->replaceAllUsesWith(matmul->getResults());
+      op.erase();
+      if (zeroFill && fill->use_empty())
+        fill->erase();
+      return "";
+    }
     if (zeroFill)
-      previous->erase();
+      fill->erase();
     op.erase();
+    // Epilogues are fused on buffers (the pipeline bufferizes first).
     fuseElementwiseEpilogue(matmul);
     return "";
   }

@@ -591,7 +591,8 @@ public:
         matmul.getAlpha() ? matmul.getAlpha()->convertToDouble() : 1.0;
     auto f64 = [&](double v) { return builder.getF64FloatAttr(v); };
     auto fused = MatmulOp::create(
-        builder, matmul.getLoc(), matmul.getA(), matmul.getB(), out,
+        builder, matmul.getLoc(), /*result=*/Type(), matmul.getA(),
+        matmul.getB(), out,
         matmul.getLayoutAAttr(), matmul.getLayoutBAttr(), matmul.getAccAttr(),
         chain.factor == 1.0 && !matmul.getAlphaAttr()
             ? FloatAttr()

@@ -1096,6 +1096,19 @@ struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
     module.walk([&](MatmulOp op) { matmuls.push_back(op); });
     if (matmuls.empty())
       return;
+    // The kernel is written from buffers: the tensor form is bufferized
+    // first (its bufferization interface gives the memref form).
+    bool tensors = false;
+    for (MatmulOp op : matmuls)
+      if (op.hasTensorForm()) {
+        op.emitOpError()
+            << "works on tensors; bufferize it first "
+               "(--one-shot-bufferize=\"bufferize-function-boundaries\", "
+               "which --tgemm-pipeline runs unless bufferize=false)";
+        tensors = true;
+      }
+    if (tensors)
+      return signalPassFailure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(module.getContext()));
 

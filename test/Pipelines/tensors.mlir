@@ -38,8 +38,9 @@ func.func @gemm(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>) -> tensor<256x
 // DEFAULT-SAME: {kind = "memref", name = "b", rank = 2 : i64, strided = true, type = "f16"}
 // DEFAULT-SAME: {kind = "memref", name = "c", rank = 2 : i64, strided = false, type = "f32"}
 // DEFAULT-SAME: beta = 0.000000e+00
-// OFF: remark: left as is, not a tgemm.matmul: it works on tensors; bufferize it first (--one-shot-bufferize="bufferize-function-boundaries", which --tgemm-pipeline runs unless bufferize=false)
-// OFF: error: no kernel
+// Without the bufferization the import gives tgemm.matmul's tensor form,
+// which the kernel cannot be written from.
+// OFF: error: 'tgemm.matmul' op works on tensors; bufferize it first (--one-shot-bufferize="bufferize-function-boundaries", which --tgemm-pipeline runs unless bufferize=false)
 
 // -----
 
@@ -57,4 +58,25 @@ func.func @gemm_into(%a: tensor<?x?xi8>, %b: tensor<?x?xi8>, %c: tensor<?x?xi32>
   %r = linalg.matmul ins(%a, %b : tensor<?x?xi8>, tensor<?x?xi8>)
                      outs(%c : tensor<?x?xi32>) -> tensor<?x?xi32>
   return %r : tensor<?x?xi32>
+}
+
+// -----
+
+// tgemm.matmul written on tensors: the pipeline's bufferization gives its
+// memref form (the op's bufferization interface), an empty init a new
+// buffer, the epilogue's bias a packed copy of the argument's view.
+// DEFAULT-LABEL: func.func @tgemm_on_tensors(
+// DEFAULT-SAME: %[[BIAS:[^:]*]]: memref<?xf32, strided<[?], offset: ?>>
+// DEFAULT: memref.copy %[[BIAS]]
+// DEFAULT: gpu.launch_func @tgemm_on_tensors_module::@tgemm_on_tensors_kernel
+// DEFAULT-SAME: b = {layout = "col", type = "bf16"}
+// DEFAULT-SAME: beta = 0.000000e+00
+// DEFAULT-SAME: epilogue = [{arg = "epilogue0", broadcast = "col", op = "bias"}]
+func.func @tgemm_on_tensors(%a: tensor<?x?xbf16>, %b: tensor<?x?xbf16>, %bias: tensor<?xf32>,
+                            %m: index, %n: index) -> tensor<?x?xbf16> {
+  %empty = tensor.empty(%m, %n) : tensor<?x?xbf16>
+  %r = tgemm.matmul %a, %b, %empty layout(row, col) acc(f32)
+      epilogue(bias(col) %bias : tensor<?xf32>)
+      : tensor<?x?xbf16>, tensor<?x?xbf16>, tensor<?x?xbf16> -> tensor<?x?xbf16>
+  return %r : tensor<?x?xbf16>
 }

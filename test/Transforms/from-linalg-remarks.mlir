@@ -3,18 +3,6 @@
 
 // What tgemm-from-linalg cannot take, it leaves alone with a remark.
 
-// CHECK-LABEL: func.func @tensors
-// CHECK: linalg.matmul
-func.func @tensors(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>,
-                   %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
-  // expected-remark @+1 {{left as is, not a tgemm.matmul: it works on tensors; bufferize it first}}
-  %r = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>)
-                     outs(%c : tensor<64x64xf32>) -> tensor<64x64xf32>
-  return %r : tensor<64x64xf32>
-}
-
-// -----
-
 // CHECK-LABEL: func.func @f32
 // CHECK: linalg.matmul
 // TF32-LABEL: func.func @f32
@@ -30,7 +18,7 @@ func.func @f32(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf3
 
 // The verifier's reason, for element types no instruction multiplies.
 func.func @f64(%a: memref<64x64xf64>, %b: memref<64x64xf64>, %c: memref<64x64xf64>) {
-  // expected-remark @+1 {{left as is, not a tgemm.matmul: 'tgemm.matmul' op operand #0 must be 2D/3D memref of}}
+  // expected-remark @+1 {{left as is, not a tgemm.matmul: 'tgemm.matmul' op operand #0 must be 2D/3D memref or tensor of f16, bf16, f32 (computed as tf32), i8, ui8, i4, f8E4M3FN or f8E5M2 values, but got}}
   linalg.matmul ins(%a, %b : memref<64x64xf64>, memref<64x64xf64>)
                 outs(%c : memref<64x64xf64>)
   return

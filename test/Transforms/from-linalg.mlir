@@ -97,3 +97,57 @@ func.func @fp8(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>,
       outs(%c : memref<?x?xf32>)
   return
 }
+
+// -----
+
+// On tensors the product is tgemm.matmul's tensor form (destination
+// style), which one-shot-bufferize turns into the memref form. A zero fill
+// of the init makes beta 0 and the fill's own init C, so the fill goes
+// away.
+// CHECK-LABEL: func.func @tensors_zero_filled
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<256x512xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: %[[R:.*]] = tgemm.matmul %arg0, %arg1, %[[EMPTY]] layout(row, row) acc(f32) beta(0.000000e+00)
+// CHECK-SAME: : tensor<256x128xf16>, tensor<128x512xf16>, tensor<256x512xf32> -> tensor<256x512xf32>
+// CHECK: return %[[R]]
+func.func @tensors_zero_filled(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>) -> tensor<256x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<256x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%empty : tensor<256x512xf32>) -> tensor<256x512xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x512xf16>)
+                     outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
+
+// -----
+
+// An init that is not a zero fill is accumulated into (beta 1); a fill
+// that something else reads stays. Batches and transposed maps too.
+// CHECK-LABEL: func.func @tensors_accumulate
+// CHECK: %[[R:.*]] = tgemm.matmul %arg0, %arg1, %arg2 layout(row, col) acc(i32) beta(1.000000e+00)
+// CHECK-SAME: : tensor<4x64x32xi8>, tensor<4x48x32xi8>, tensor<4x64x48xi32> -> tensor<4x64x48xi32>
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<64x48xf32>
+// CHECK: %[[FILL:.*]] = linalg.fill
+// CHECK: %[[S:.*]] = tgemm.matmul %arg3, %arg4, %[[EMPTY]] layout(col, row) acc(f32) beta(0.000000e+00)
+// CHECK-SAME: : tensor<32x64xf16>, tensor<32x48xf16>, tensor<64x48xf32> -> tensor<64x48xf32>
+// CHECK: return %[[R]], %[[S]], %[[FILL]]
+func.func @tensors_accumulate(%a: tensor<4x64x32xi8>, %b: tensor<4x48x32xi8>, %c: tensor<4x64x48xi32>,
+                              %at: tensor<32x64xf16>, %bt: tensor<32x48xf16>)
+    -> (tensor<4x64x48xi32>, tensor<64x48xf32>, tensor<64x48xf32>) {
+  %r = linalg.batch_matmul
+      indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>,
+                       affine_map<(b, m, n, k) -> (b, n, k)>,
+                       affine_map<(b, m, n, k) -> (b, m, n)>]
+      ins(%a, %b : tensor<4x64x32xi8>, tensor<4x48x32xi8>)
+      outs(%c : tensor<4x64x48xi32>) -> tensor<4x64x48xi32>
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x48xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<64x48xf32>) -> tensor<64x48xf32>
+  %s = linalg.matmul
+      indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                       affine_map<(m, n, k) -> (k, n)>,
+                       affine_map<(m, n, k) -> (m, n)>]
+      ins(%at, %bt : tensor<32x64xf16>, tensor<32x48xf16>)
+      outs(%fill : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %r, %s, %fill : tensor<4x64x48xi32>, tensor<64x48xf32>, tensor<64x48xf32>
+}

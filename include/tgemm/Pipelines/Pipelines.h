@@ -58,8 +58,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool, FlagOptionParser> fromLinalg{
       *this, "from-linalg",
-      llvm::cl::desc("First import linalg.matmul / linalg.batch_matmul on "
-                     "memrefs (tgemm-from-linalg)"),
+      llvm::cl::desc("First import linalg.matmul / linalg.batch_matmul and "
+                     "other contractions (tgemm-from-linalg)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool, FlagOptionParser> allowNoKernel{
       *this, "allow-no-kernel",

@@ -76,11 +76,10 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
 }
 
 def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
-  let summary = "Turn linalg matmuls and contractions on memrefs into "
-                "tgemm.matmul";
+  let summary = "Turn linalg matmuls and contractions into tgemm.matmul";
   let description = [{
-    Rewrites each upstream `linalg.matmul` and `linalg.batch_matmul` whose
-    operands are memrefs, and each other contraction (a `linalg.generic` or
+    Rewrites each upstream `linalg.matmul` and `linalg.batch_matmul`, and
+    each other contraction (a `linalg.generic` or
     `linalg.contract` whose body multiplies and adds and whose maps have one
     m, one n, one k and at most one batch dimension: upstream's
     `inferContractionDims`), into a `tgemm.matmul` without a tile config (so
@@ -95,10 +94,13 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
     - the accumulator is C's element type where an instruction has it
       (f16 C: f16, f32 C: f32, i32 C: i32), else f32 (a bf16 C);
     - f32 operands are computed as TF32 only with `tf32=true`, since that
-      rounds them.
+      rounds them;
+    - on tensors the result is `tgemm.matmul`'s tensor form (destination
+      style; a zero-filled init gives `beta(0.0)` on the fill's own init),
+      which `--one-shot-bufferize` turns into the memref form. Epilogues
+      are fused on memrefs only: `--tgemm-pipeline` bufferizes first.
 
-    Ops it cannot take (tensors: bufferize first with `--one-shot-bufferize`;
-    element types no tensor-core instruction multiplies; broadcasting maps;
+    Ops it cannot take (element types no tensor-core instruction multiplies; broadcasting maps;
     unsigned casts; contractions over several m, n or k dimensions; rows
     that are not unit-stride) are left alone with a remark, or rejected with
     an error when `strict=true`. With `require-kernel=true` (as

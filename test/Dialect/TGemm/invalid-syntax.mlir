@@ -14,7 +14,7 @@ func.func @bad_layout(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 // -----
 
 func.func @f64_operand(%a: memref<?x?xf64>, %b: memref<?x?xf64>, %c: memref<?x?xf64>) {
-  // expected-error @+1 {{operand #0 must be 2D/3D memref of}}
+  // expected-error @+1 {{operand #0 must be 2D/3D memref or tensor of f16, bf16, f32 (computed as tf32), i8, ui8, i4, f8E4M3FN or f8E5M2 values, but got}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [64, 64, 32], warps = [2, 2], stages = 2>)
       : memref<?x?xf64>, memref<?x?xf64>, memref<?x?xf64>
@@ -44,7 +44,7 @@ func.func @i64_acc(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) 
 // -----
 
 func.func @rank4(%a: memref<2x2x?x?xf16>, %b: memref<2x2x?x?xf16>, %c: memref<2x2x?x?xf32>) {
-  // expected-error @+1 {{operand #0 must be 2D/3D memref of}}
+  // expected-error @+1 {{operand #0 must be 2D/3D memref or tensor of f16, bf16, f32 (computed as tf32), i8, ui8, i4, f8E4M3FN or f8E5M2 values, but got}}
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       : memref<2x2x?x?xf16>, memref<2x2x?x?xf16>, memref<2x2x?x?xf32>
   return

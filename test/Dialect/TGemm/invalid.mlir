@@ -278,3 +278,73 @@ func.func @split_zero() attributes {c = #tgemm.config<block = [128, 128, 32], wa
 func.func @split_huge() attributes {c = #tgemm.config<block = [128, 128, 32], warps = [2, 2], stages = 3, split_k = 257>} {
   return
 }
+
+// -----
+
+// One form: tensors or memrefs, not both.
+func.func @mixed_forms(%a: tensor<64x64xf16>, %b: memref<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{B is a memref but C is a tensor; A, B and C are all tensors or all memrefs}}
+  %r = tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : tensor<64x64xf16>, memref<64x64xf16>, tensor<64x64xf32> -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @tensor_a_memref_c(%a: tensor<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>) {
+  // expected-error @+1 {{A is a tensor but C is a memref; A, B and C are all tensors or all memrefs}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : tensor<64x64xf16>, memref<64x64xf16>, memref<64x64xf32>
+  return
+}
+
+// -----
+
+// On tensors the product is the result (destination style).
+func.func @tensor_without_result(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{expected the number of tensor results (0) to be equal to the number of output tensors (1)}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  return
+}
+
+// -----
+
+func.func @result_not_c(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<?x?xf32> {
+  // expected-error @+1 {{expected type of operand #2 ('tensor<64x64xf32>') to match type of corresponding result ('tensor<?x?xf32>')}}
+  %r = tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32> -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @epilogue_memref_on_tensors(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>,
+                                      %bias: memref<64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{epilogue step 0 (bias) reads 'memref<64xf32>'; on tensors every operand is one}}
+  %r = tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      epilogue(bias(col) %bias : memref<64xf32>)
+      : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32> -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @epilogue_tensor_on_memrefs(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>,
+                                      %bias: tensor<64xf32>) {
+  // expected-error @+1 {{epilogue step 0 (bias) reads 'tensor<64xf32>'; on memrefs every operand is one}}
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      epilogue(bias(col) %bias : tensor<64xf32>)
+      : memref<64x64xf16>, memref<64x64xf16>, memref<64x64xf32>
+  return
+}
+
+// -----
+
+// Shapes are checked on tensors as on memrefs.
+func.func @tensor_shapes(%a: tensor<64x32xf16>, %b: tensor<64x64xf16>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{K of A (32) does not match K of B (64)}}
+  %r = tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : tensor<64x32xf16>, tensor<64x64xf16>, tensor<64x64xf32> -> tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

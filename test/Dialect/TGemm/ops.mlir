@@ -126,3 +126,26 @@ func.func @fully_dynamic_views(%a: memref<?x?xf16, strided<[?, ?], offset: ?>>,
       : memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf16, strided<[?, ?], offset: ?>>, memref<?x?xf32, strided<[?, ?], offset: ?>>
   return
 }
+
+// -----
+
+// On tensors: destination style, C is the init and the result has its type
+// (batches and epilogue operands too).
+// CHECK-LABEL: func.func @tensors
+// CHECK: %[[R:.*]] = tgemm.matmul %{{.*}}, %{{.*}}, %{{.*}} layout(row, row) acc(f32) beta(0.000000e+00)
+// CHECK-SAME: : tensor<?x?xf16>, tensor<?x?xf16>, tensor<?x?xf32> -> tensor<?x?xf32>
+// CHECK: tgemm.matmul %{{.*}}, %{{.*}}, %[[R2:[^ ]*]] layout(row, col) acc(i32)
+// CHECK-SAME: epilogue(bias(col) %{{.*}} : tensor<256xf32>, residual %{{.*}} : tensor<4x128x256xbf16>)
+// CHECK-SAME: : tensor<4x128x64xi8>, tensor<4x256x64xi8>, tensor<4x128x256xbf16> -> tensor<4x128x256xbf16>
+func.func @tensors(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>,
+                   %qa: tensor<4x128x64xi8>, %qb: tensor<4x256x64xi8>,
+                   %qc: tensor<4x128x256xbf16>, %bias: tensor<256xf32>,
+                   %res: tensor<4x128x256xbf16>)
+    -> (tensor<?x?xf32>, tensor<4x128x256xbf16>) {
+  %r = tgemm.matmul %a, %b, %c layout(row, row) acc(f32) beta(0.0)
+      : tensor<?x?xf16>, tensor<?x?xf16>, tensor<?x?xf32> -> tensor<?x?xf32>
+  %q = tgemm.matmul %qa, %qb, %qc layout(row, col) acc(i32)
+      epilogue(bias(col) %bias : tensor<256xf32>, residual %res : tensor<4x128x256xbf16>)
+      : tensor<4x128x64xi8>, tensor<4x256x64xi8>, tensor<4x128x256xbf16> -> tensor<4x128x256xbf16>
+  return %r, %q : tensor<?x?xf32>, tensor<4x128x256xbf16>
+}

@@ -107,7 +107,7 @@ mlir::tgemm::getEpilogueSteps(ArrayAttr steps, int firstArg) {
 }
 
 LogicalResult mlir::tgemm::verifyEpilogue(Operation *op, ArrayAttr steps,
-                                          ValueRange operands, MemRefType c,
+                                          ValueRange operands, ShapedType c,
                                           bool packed) {
   size_t reads = 0;
   if (steps)
@@ -129,7 +129,7 @@ LogicalResult mlir::tgemm::verifyEpilogue(Operation *op, ArrayAttr steps,
     if (!step.takesOperand())
       continue;
     Value operand = operands[next++];
-    auto type = cast<MemRefType>(operand.getType());
+    auto type = cast<ShapedType>(operand.getType());
     std::string what = (llvm::Twine("epilogue step ") + Twine(index) + " (" +
                         ::tgemm::runtime::epilogueOpName(step.getOp()) + ")")
                            .str();
@@ -137,20 +137,27 @@ LogicalResult mlir::tgemm::verifyEpilogue(Operation *op, ArrayAttr steps,
     if (!element.isF32() && !element.isF16() && !element.isBF16())
       return op->emitOpError() << what << " reads " << element
                                << "; epilogue operands are f32, f16 or bf16";
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    if (packed ? !type.getLayout().isIdentity()
-               : failed(type.getStridesAndOffset(strides, offset)) ||
-                     strides.back() != 1)
-      return op->emitOpError() << what << " reads " << type
-                               << (packed ? "; epilogue operands are packed "
-                                            "(an identity layout)"
-                                          : "; epilogue operands have unit "
-                                            "stride within a row");
-    if (Attribute space = type.getMemorySpace())
-      return op->emitOpError() << what
-                               << " reads memory space " << space
-                               << "; epilogue operands are in global memory";
+    if (isa<TensorType>(c) != isa<TensorType>(type))
+      return op->emitOpError()
+             << what << " reads " << type << "; on "
+             << (isa<TensorType>(c) ? "tensors" : "memrefs")
+             << " every operand is one";
+    if (auto memref = dyn_cast<MemRefType>(type)) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (packed ? !memref.getLayout().isIdentity()
+                 : failed(memref.getStridesAndOffset(strides, offset)) ||
+                       strides.back() != 1)
+        return op->emitOpError() << what << " reads " << type
+                                 << (packed ? "; epilogue operands are packed "
+                                              "(an identity layout)"
+                                            : "; epilogue operands have unit "
+                                              "stride within a row");
+      if (Attribute space = memref.getMemorySpace())
+        return op->emitOpError()
+               << what << " reads memory space " << space
+               << "; epilogue operands are in global memory";
+    }
     if (step.takesBroadcast()) {
       if (type.getRank() != 1)
         return op->emitOpError() << what << " reads " << type
@@ -252,7 +259,7 @@ static int64_t toProblemSize(int64_t size) {
   p.epilogue = getEpilogueSteps(op.getEpilogueAttr());
   for (Value operand : op.getEpilogueOperands())
     if (std::optional<ElemKind> kind = getResultKind(
-            cast<MemRefType>(operand.getType()).getElementType()))
+            cast<ShapedType>(operand.getType()).getElementType()))
       p.epilogueTypes.push_back(*kind);
   return p;
 }
@@ -302,7 +309,7 @@ LogicalResult mlir::tgemm::verifyForTarget(MatmulOp op,
 
 /// Size of matrix dimension `dim` (0: rows, 1: columns) of `type`, after any
 /// batch dimension.
-static int64_t matrixDimSize(MemRefType type, unsigned dim) {
+static int64_t matrixDimSize(ShapedType type, unsigned dim) {
   return type.getDimSize(type.getRank() - 2 + dim);
 }
 
@@ -382,11 +389,23 @@ static LogicalResult verifyStaticStrides(MatmulOp op, StringRef name,
 }
 
 LogicalResult MatmulOp::verify() {
-  MemRefType aType = getA().getType(), bType = getB().getType(),
+  ShapedType aType = getA().getType(), bType = getB().getType(),
              cType = getC().getType();
-  for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", aType},
-                            {"B", bType},
-                            {"C", cType}}) {
+  // One form: buffers (the kernel's) or values (bufferized first); on
+  // values DestinationStyleOpInterface has checked the result (C's type).
+  bool tensors = isa<TensorType>(cType);
+  for (auto [name, type] : {std::pair<StringRef, ShapedType>{"A", aType},
+                            {"B", bType}})
+    if (isa<TensorType>(type) != tensors)
+      return emitOpError() << name << " is a " << (tensors ? "memref" : "tensor")
+                           << " but C is a " << (tensors ? "tensor" : "memref")
+                           << "; A, B and C are all tensors or all memrefs";
+  for (auto [name, shaped] : {std::pair<StringRef, ShapedType>{"A", aType},
+                              {"B", bType},
+                              {"C", cType}}) {
+    auto type = dyn_cast<MemRefType>(shaped);
+    if (!type)
+      continue;
     // Views into larger buffers are fine (any row stride and offset, the
     // kernel reads them from the descriptor); elements of a row must be
     // adjacent: a static innermost stride of 1, or a dynamic one, which
@@ -451,6 +470,30 @@ LogicalResult MatmulOp::verify() {
             ::tgemm::checkConfig(problem, getTileConfig(config)))
       return emitViolation(*this, *v);
   return success();
+}
+
+void MatmulOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Buffers only: on tensors the op is a value (dead when its result is
+  // unused). C is read only when beta is not 0.
+  auto read = [&](OpOperand &operand) {
+    if (isa<MemRefType>(operand.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &operand,
+                           SideEffects::DefaultResource::get());
+  };
+  read(getAMutable());
+  read(getBMutable());
+  for (OpOperand &operand : getEpilogueOperandsMutable())
+    read(operand);
+  OpOperand &c = getCMutable();
+  if (isa<MemRefType>(c.get().getType())) {
+    if (getBetaValue() != 0.0)
+      effects.emplace_back(MemoryEffects::Read::get(), &c,
+                           SideEffects::DefaultResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), &c,
+                         SideEffects::DefaultResource::get());
+  }
 }
 
 //===----------------------------------------------------------------------===//

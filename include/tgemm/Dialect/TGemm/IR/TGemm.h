@@ -9,6 +9,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tgemm/Target/InstructionFacts.h"
@@ -68,8 +69,9 @@ LogicalResult emitMissingTarget(Operation *op);
 /// elements where static), residuals of C's rank and shape; f32, f16 or
 /// bf16 elements in global memory; identity layouts where `packed` (the
 /// problem level), else unit stride within a row (a kernel's views).
+/// Tensor operands (tgemm.matmul's tensor form) have no layout to check.
 LogicalResult verifyEpilogue(Operation *op, ArrayAttr steps,
-                             ValueRange operands, MemRefType c, bool packed);
+                             ValueRange operands, ShapedType c, bool packed);
 
 /// The steps of an epilogue attribute (null: none), for the legality module
 /// and the manifest; `firstArg` is the kernel argument index of the first

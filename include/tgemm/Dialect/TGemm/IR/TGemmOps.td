@@ -5,6 +5,7 @@
 
 include "tgemm/Dialect/TGemm/IR/TGemmAttrs.td"
 include "tgemm/Dialect/TGemm/IR/TGemmTypes.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
@@ -24,8 +25,23 @@ def TGemm_AccumulatorElementType
 // Rank 2: one matrix; rank 3: a batch of matrices (dimension 0 is the batch).
 def TGemm_OperandMemRef : MemRefRankOf<[TGemm_OperandElement], [2, 3]>;
 def TGemm_OutputMemRef : MemRefRankOf<[TGemm_OutputElement], [2, 3]>;
+def TGemm_OperandTensor : TensorRankOf<[TGemm_OperandElement], [2, 3]>;
+def TGemm_OutputTensor : TensorRankOf<[TGemm_OutputElement], [2, 3]>;
+// tgemm.matmul works on buffers (memrefs, the form the kernel is written
+// from) or on values (ranked tensors, bufferized by one-shot-bufferize).
+def TGemm_Operand : AnyTypeOf<[TGemm_OperandMemRef, TGemm_OperandTensor],
+    "2D/3D memref or tensor of f16, bf16, f32 (computed as tf32), i8, ui8, "
+    "i4, f8E4M3FN or f8E5M2 values",
+    "::mlir::ShapedType">;
+def TGemm_Output : AnyTypeOf<[TGemm_OutputMemRef, TGemm_OutputTensor],
+    "2D/3D memref or tensor of f32, f16, bf16 or i32 values",
+    "::mlir::ShapedType">;
+def TGemm_EpilogueOperand : AnyTypeOf<[AnyMemRef, AnyRankedTensor],
+    "memref or ranked tensor", "::mlir::ShapedType">;
 
-def TGemm_MatmulOp : TGemm_Op<"matmul"> {
+def TGemm_MatmulOp : TGemm_Op<"matmul", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DestinationStyleOpInterface]> {
   let summary = "C = alpha * op(A) * op(B) + beta * C on tensor cores";
   let description = [{
     A matrix multiplication at the problem level. With logical sizes M, N, K:
@@ -80,12 +96,24 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
         config(<block = [128, 128, 32], warps = [2, 2], stages = 3>)
         : memref<4096x4096xf16>, memref<4096x4096xf16>, memref<4096x4096xf32>
     ```
+
+    On tensors the op is in destination style: `C` is the init, and the
+    result (C's type) is the product. A, B, C and the epilogue operands are
+    all tensors or all memrefs. `--one-shot-bufferize` (the op implements
+    the bufferization interface) turns it into the memref form, which is the
+    form `--tgemm-tile` compiles; with `beta` 0 the init is not read, so an
+    empty tensor needs no buffer copy.
+
+    ```mlir
+    %r = tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+        : tensor<?x?xf16>, tensor<?x?xf16>, tensor<?x?xf32> -> tensor<?x?xf32>
+    ```
   }];
 
   let arguments = (ins
-    Arg<TGemm_OperandMemRef, "A", [MemRead]>:$a,
-    Arg<TGemm_OperandMemRef, "B", [MemRead]>:$b,
-    Arg<TGemm_OutputMemRef, "C", [MemRead, MemWrite]>:$c,
+    TGemm_Operand:$a,
+    TGemm_Operand:$b,
+    TGemm_Output:$c,
     TGemm_LayoutAttr:$layout_a,
     TGemm_LayoutAttr:$layout_b,
     TGemm_AccumulatorElementType:$acc,
@@ -93,9 +121,11 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     OptionalAttr<F64Attr>:$beta,
     OptionalAttr<TGemm_ConfigAttr>:$config,
     OptionalAttr<TGemm_ScheduleAttr>:$schedule,
-    Arg<Variadic<AnyMemRef>, "epilogue operands", [MemRead]>:$epilogue_operands,
+    Variadic<TGemm_EpilogueOperand>:$epilogue_operands,
     OptionalAttr<TGemm_EpilogueAttr>:$epilogue
   );
+  // The product, on tensors (C's type); none on memrefs.
+  let results = (outs Optional<TGemm_OutputTensor>:$result);
 
   let assemblyFormat = [{
     $a `,` $b `,` $c
@@ -107,11 +137,16 @@ def TGemm_MatmulOp : TGemm_Op<"matmul"> {
     (`config` `(` $config^ `)`)?
     (`schedule` `(` $schedule^ `)`)?
     attr-dict `:` type($a) `,` type($b) `,` type($c)
+    (`->` type($result)^)?
   }];
 
   let hasVerifier = 1;
 
   let extraClassDeclaration = [{
+    /// DestinationStyleOpInterface: C is the init.
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
+    /// Whether the op works on tensors (the form bufferization rewrites).
+    bool hasTensorForm() { return ::llvm::isa<::mlir::RankedTensorType>(getC().getType()); }
     /// alpha and beta with their defaults applied.
     double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
     double getBetaValue() { return getBeta().value_or(::llvm::APFloat(0.0)).convertToDouble(); }
