@@ -66,6 +66,12 @@ struct CheckTargetPass
         failed = true;
         return;
       }
+      // What the check accepts, tgemm-tile compiles: its memref form.
+      if (op.hasTensorForm()) {
+        (void)emitTensorForm(op);
+        failed = true;
+        return;
+      }
       if (reportLayouts)
         reportOperandPaths(op, target.getValue());
     });

@@ -1101,10 +1101,7 @@ struct TilePass : public mlir::tgemm::impl::TGemmTileBase<TilePass> {
     bool tensors = false;
     for (MatmulOp op : matmuls)
       if (op.hasTensorForm()) {
-        op.emitOpError()
-            << "works on tensors; bufferize it first "
-               "(--one-shot-bufferize=\"bufferize-function-boundaries\", "
-               "which --tgemm-pipeline runs unless bufferize=false)";
+        (void)emitTensorForm(op);
         tensors = true;
       }
     if (tensors)

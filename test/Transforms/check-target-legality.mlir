@@ -99,3 +99,15 @@ func.func @own_target(%a: memref<?x?xf8E4M3FN>, %b: memref<?x?xf8E4M3FN>, %c: me
       : memref<?x?xf8E4M3FN>, memref<?x?xf8E4M3FN>, memref<?x?xf32>
   return
 }
+
+// -----
+
+// What the check accepts, tgemm-tile compiles: the tensor form is
+// bufferized first.
+func.func @tensor_form(%a: tensor<128x64xf16>, %b: tensor<128x64xf16>, %c: tensor<128x128xf32>) -> tensor<128x128xf32> {
+  // expected-error @+1 {{works on tensors; bufferize it first (--one-shot-bufferize="bufferize-function-boundaries", which --tgemm-pipeline runs unless bufferize=false)}}
+  %r = tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 32], warps = [2, 2], stages = 3>)
+      : tensor<128x64xf16>, tensor<128x64xf16>, tensor<128x128xf32> -> tensor<128x128xf32>
+  return %r : tensor<128x128xf32>
+}

@@ -79,8 +79,7 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
   let summary = "Turn linalg matmuls and contractions into tgemm.matmul";
   let description = [{
     Rewrites each upstream `linalg.matmul` and `linalg.batch_matmul`, and
-    each other contraction (a `linalg.generic` or
-    `linalg.contract` whose body multiplies and adds and whose maps have one
+    each other contraction (a `linalg.generic` or `linalg.contract` whose body multiplies and adds and whose maps have one
     m, one n, one k and at most one batch dimension: upstream's
     `inferContractionDims`), into a `tgemm.matmul` without a tile config (so
     `--tgemm-select-config` picks the tuned one):
@@ -100,8 +99,8 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
       which `--one-shot-bufferize` turns into the memref form. Epilogues
       are fused on memrefs only: `--tgemm-pipeline` bufferizes first.
 
-    Ops it cannot take (element types no tensor-core instruction multiplies; broadcasting maps;
-    unsigned casts; contractions over several m, n or k dimensions; rows
+    Ops it cannot take (element types no tensor-core instruction
+    multiplies; broadcasting maps; unsigned casts; contractions over several m, n or k dimensions; rows
     that are not unit-stride) are left alone with a remark, or rejected with
     an error when `strict=true`. With `require-kernel=true` (as
     `--tgemm-pipeline` runs it, unless `allow-no-kernel`), a module that

@@ -278,6 +278,13 @@ LogicalResult mlir::tgemm::emitMissingTarget(Operation *op) {
                               "does)";
 }
 
+LogicalResult mlir::tgemm::emitTensorForm(Operation *op) {
+  return op->emitOpError()
+         << "works on tensors; bufferize it first "
+            "(--one-shot-bufferize=\"bufferize-function-boundaries\", "
+            "which --tgemm-pipeline runs unless bufferize=false)";
+}
+
 LogicalResult mlir::tgemm::emitViolation(Operation *op,
                                          const ::tgemm::Violation &v) {
   return op->emitOpError() << v.message;

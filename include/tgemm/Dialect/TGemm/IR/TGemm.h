@@ -64,6 +64,10 @@ TargetAttr lookupTarget(Operation *op);
 /// The error for an op that needs a target and has none.
 LogicalResult emitMissingTarget(Operation *op);
 
+/// The error for tgemm.matmul's tensor form where a kernel is to be written
+/// from it (tgemm-check-target, tgemm-tile): bufferize it first.
+LogicalResult emitTensorForm(Operation *op);
+
 /// Checks an op's fused epilogue against its C (`c`, rank 2 or 3): one
 /// operand per step that reads one, in order; vectors of rank 1 (M, N or 1
 /// elements where static), residuals of C's rank and shape; f32, f16 or
