@@ -45,10 +45,18 @@ SlabStaging::SlabStaging(OpBuilder &b, Location loc,
   IndexMath im{b, loc};
   AccumulatorType accType = op.getAcc().getType();
   accBytes = getElementBits(accElement) / 8;
-  // Rows padded by 16 bytes: the plan's epilogueScratchBytes.
-  slabPitch = accType.getCols() * accBytes + 16;
+  // A slab of the plan's columns (all the warp tile's, or fewer where the
+  // scratch cannot lie over the rings), rows padded by 16 bytes: the
+  // plan's epilogueScratch.
+  slabCols = lowering.plan.slabColumns > 0
+                 ? std::min(lowering.plan.slabColumns, accType.getCols())
+                 : accType.getCols();
+  assert(accType.getCols() % slabCols == 0 &&
+         slabCols % lowering.fact.shape.n == 0 && "slabs of whole fragments");
+  slabGroups = accType.getCols() / slabCols;
+  slabPitch = slabCols * accBytes + 16;
   perVector = 16 / (getElementBits(op.getDst().getType().getElementType()) / 8);
-  vectorsPerRow = accType.getCols() / perVector;
+  vectorsPerRow = slabCols / perVector;
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value warp = im.div(tid, 32);
   lane = im.rem(tid, 32);
@@ -59,15 +67,21 @@ SlabStaging::SlabStaging(OpBuilder &b, Location loc,
 
 SlabStaging::~SlabStaging() = default;
 
-void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
+void SlabStaging::write(OpBuilder &b, int64_t piece,
+                        ArrayRef<Value> acc) const {
   IndexMath im{b, loc};
+  // Piece (fm, g): 16 rows of m-fragment fm, the g-th slab of columns.
+  int64_t fm = piece / slabGroups;
+  int64_t n = lowering.fact.shape.n;
+  int64_t fnPerSlab = slabCols / n;
+  int64_t fnBegin = piece % slabGroups * fnPerSlab;
+  int64_t fnEnd = fnBegin + fnPerSlab;
   // Values 2p and 2p + 1 of the accumulator layout are adjacent columns
   // of one row: one store of two elements each, from one packed f16x2
   // register or two.
   int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
   int64_t regsPerPair = 2 / perReg;
   Type pairType = VectorType::get({regsPerPair}, accReg);
-  int64_t n = lowering.fact.shape.n;
   auto rowOf = [&](::tgemm::TileCoord at) {
     if (!order.interleavedRows)
       return accLane->row(im, at.row);
@@ -77,15 +91,16 @@ void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
   if (order.interleavedCols) {
     // Fragments 2p and 2p + 1 interleave their columns: a lane's pair of
     // each is 4 adjacent columns, stored as one vector.
-    assert(perReg == 1 && frags.fragsN % 2 == 0 &&
+    assert(perReg == 1 && fnPerSlab % 2 == 0 &&
            "interleaved fragments of 32-bit accumulators, in pairs");
     Type quadType = VectorType::get({4}, accReg);
-    for (int64_t fn = 0; fn < frags.fragsN; fn += 2) {
+    for (int64_t fn = fnBegin; fn < fnEnd; fn += 2) {
       ArrayRef<Value> even = frags.fragment(acc, fm, fn);
       ArrayRef<Value> odd = frags.fragment(acc, fm, fn + 1);
       for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
         ::tgemm::TileCoord at = accLayout.valueCoord(v);
-        Value col = im.add(im.mul(accLane->col(im, at.col), 2), fn * n);
+        Value col =
+            im.add(im.mul(accLane->col(im, at.col), 2), (fn - fnBegin) * n);
         Value ptr = offsetSharedPointer(
             b, loc, slab,
             im.add(im.mul(rowOf(at), slabPitch), im.mul(col, accBytes)));
@@ -100,7 +115,7 @@ void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
     }
     return;
   }
-  for (int64_t fn = 0; fn < frags.fragsN; ++fn) {
+  for (int64_t fn = fnBegin; fn < fnEnd; ++fn) {
     ArrayRef<Value> c = frags.fragment(acc, fm, fn);
     for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
       ::tgemm::TileCoord at = accLayout.valueCoord(v);
@@ -108,7 +123,7 @@ void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
               ::tgemm::TileCoord{at.row, at.col + 1}) &&
              "an accumulator pair is two adjacent columns");
       Value row = rowOf(at);
-      Value col = accLane->col(im, at.col + fn * n);
+      Value col = accLane->col(im, at.col + (fn - fnBegin) * n);
       Value ptr = offsetSharedPointer(
           b, loc, slab, im.add(im.mul(row, slabPitch), im.mul(col, accBytes)));
       ArrayRef<Value> regs = c.slice(v / perReg, regsPerPair);
@@ -128,8 +143,10 @@ void SlabStaging::write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const {
 }
 
 void SlabStaging::readBack(
-    OpBuilder &b, int64_t fm,
+    OpBuilder &b, int64_t piece,
     function_ref<void(OpBuilder &, Value, Value, Value)> store) const {
+  int64_t fm = piece / slabGroups;
+  int64_t firstCol = piece % slabGroups * slabCols;
   forEachTileChunk(
       b, loc, 16, vectorsPerRow, 32, lane,
       [&](OpBuilder &cb, Value r, Value piece, bool) {
@@ -141,6 +158,6 @@ void SlabStaging::readBack(
             cb, loc, VectorType::get({perVector}, accElement), from,
             std::min<int64_t>(16, perVector * accBytes));
         store(cb, v, m.add(tileRow, m.add(r, fm * lowering.fact.shape.m)),
-              m.add(tileCol, c));
+              m.add(tileCol, m.add(c, firstCol)));
       });
 }

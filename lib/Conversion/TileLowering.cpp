@@ -123,12 +123,12 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     plan.barriers[alloc] = offset;
     offset += alloc.getType().getCount() * ::tgemm::kBarrierBytes;
   });
-  bool overRings = false;
-  int64_t scratch =
-      ::tgemm::epilogueScratchBytes(fact, warps, warpTileN, &overRings);
+  ::tgemm::EpilogueScratch scratch =
+      ::tgemm::epilogueScratch(fact, schedule, warps, warpTileN);
+  plan.slabColumns = scratch.slabColumns;
   plan.scratchOffset =
-      overRings ? 0 : llvm::alignTo(offset, ::tgemm::kRingAlignment);
-  plan.totalBytes = std::max(offset, plan.scratchOffset + scratch);
+      scratch.overRings ? 0 : llvm::alignTo(offset, ::tgemm::kRingAlignment);
+  plan.totalBytes = std::max(offset, plan.scratchOffset + scratch.bytes);
   return plan;
 }
 

@@ -78,6 +78,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   take(options.warpSpecialize, "warp-specialize");
   take(options.tma, "tma");
   take(options.setmaxnreg, "setmaxnreg");
+  take(options.persistent, "persistent");
   if (!overrides.empty()) {
     std::unique_ptr<Pass> override = createTGemmOverrideConfig();
     // The values were checked when the pipeline's options were parsed.

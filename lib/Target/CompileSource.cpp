@@ -72,6 +72,8 @@ CompileResult compileSource(const std::string &source,
     pipeline.tma = *options.tma;
   if (options.setmaxnreg)
     pipeline.setmaxnreg = *options.setmaxnreg;
+  if (options.persistent)
+    pipeline.persistent = *options.persistent;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

@@ -178,19 +178,39 @@ RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
   return ring;
 }
 
-int64_t tgemm::epilogueScratchBytes(const MmaFact &fact, int64_t warps,
-                                    int64_t warpTileN, bool *overRings) {
+EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
+                                       const Schedule &schedule,
+                                       int64_t warps, int64_t warpTileN) {
   int64_t accBytes = bitWidth(fact.acc) / 8;
+  EpilogueScratch scratch;
   if (fact.family == Family::Wmma) {
     // Each warp stores one accumulator fragment at a time (wmma.store) to a
     // scratch tile after the rings.
-    *overRings = false;
-    return warps * fact.shape.m * fact.shape.n * accBytes;
+    scratch.bytes = warps * fact.shape.m * fact.shape.n * accBytes;
+    return scratch;
   }
-  // mma.sync: each warp stages 16 rows of its accumulator at a time, rows
-  // padded by 16 bytes, over the rings (dead by then).
-  *overRings = true;
-  return warps * 16 * (warpTileN * accBytes + 16);
+  // mma.sync and wgmma: each warp stages 16 rows of its accumulator at a
+  // time, rows padded by 16 bytes, over the rings (dead by then), or,
+  // where a persistent producer is refilling them, after them in narrower
+  // slabs.
+  scratch.overRings = !(schedule.persistent && schedule.warpSpecialize);
+  scratch.slabColumns = warpTileN;
+  if (!scratch.overRings) {
+    // The widest slab up to kPersistentSlabColumns that divides the warp
+    // tile in whole fragments (pairs of them where it can).
+    int64_t n = fact.shape.n;
+    for (int64_t step : {2 * n, n}) {
+      int64_t cols = std::min(warpTileN, kPersistentSlabColumns) / step * step;
+      while (cols > 0 && warpTileN % cols != 0)
+        cols -= step;
+      if (cols > 0) {
+        scratch.slabColumns = cols;
+        break;
+      }
+    }
+  }
+  scratch.bytes = warps * 16 * (scratch.slabColumns * accBytes + 16);
+  return scratch;
 }
 
 SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
@@ -233,9 +253,13 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
     ringsEnd = plan.barrierOffset + plan.barrierBytes;
   }
   bool overRings = false;
-  if (const MmaFact *fact = lookupMma(family, p.a, p.b, p.acc))
-    plan.scratchBytes = epilogueScratchBytes(
-        *fact, c.warps[0] * c.warps[1], c.block[1] / c.warps[1], &overRings);
+  if (const MmaFact *fact = lookupMma(family, p.a, p.b, p.acc)) {
+    EpilogueScratch scratch = epilogueScratch(
+        *fact, s, c.warps[0] * c.warps[1], c.block[1] / c.warps[1]);
+    plan.scratchBytes = scratch.bytes;
+    plan.slabColumns = scratch.slabColumns;
+    overRings = scratch.overRings;
+  }
   plan.scratchOffset = overRings ? 0 : llvm::alignTo(ringsEnd, kRingAlignment);
   plan.totalBytes = std::max(ringsEnd, plan.scratchOffset + plan.scratchBytes);
   return plan;

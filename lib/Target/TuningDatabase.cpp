@@ -97,6 +97,7 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
               .Case("warp-specialize", &o.warpSpecialize)
               .Case("tma", &o.tma)
               .Case("setmaxnreg", &o.setmaxnreg)
+              .Case("persistent", &o.persistent)
               .Default(nullptr);
       if (flag) {
         if (!value.getAsBoolean())
@@ -118,7 +119,7 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
         return fail("unknown option \"" + name +
                     "\"; known: swizzle, padding, async-copy, ldmatrix, "
                     "refill-after-mma, interleave-copies, prefetch-fragments, "
-                    "warp-specialize, tma, setmaxnreg");
+                    "warp-specialize, tma, setmaxnreg, persistent");
       }
     }
   }
@@ -174,6 +175,8 @@ Schedule TunedConfig::schedule(Family family) const {
     s.tma = *options.tma;
   if (options.setmaxnreg)
     s.setMaxRegisters = *options.setmaxnreg;
+  if (options.persistent)
+    s.persistent = *options.persistent;
   if (options.prefetchFragments)
     s.prefetchFragments = *options.prefetchFragments;
   return s;

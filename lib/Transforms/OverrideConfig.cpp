@@ -50,7 +50,7 @@ struct OverrideConfigPass
            prefetchMinWarps.hasValue() || asyncCopy.hasValue() ||
            ldmatrix.hasValue() || swizzle.hasValue() || padding.hasValue() ||
            warpSpecialize.hasValue() || tma.hasValue() ||
-           setmaxnreg.hasValue();
+           setmaxnreg.hasValue() || persistent.hasValue();
   }
 
   /// What the op's config says in a message, so a rejected override says
@@ -82,6 +82,8 @@ struct OverrideConfigPass
       os << " tma = " << (tma ? "true" : "false");
     if (setmaxnreg.hasValue())
       os << " setmaxnreg = " << (setmaxnreg ? "true" : "false");
+    if (persistent.hasValue())
+      os << " persistent = " << (persistent ? "true" : "false");
     return text;
   }
 
@@ -110,6 +112,8 @@ struct OverrideConfigPass
       s.tma = tma;
     if (setmaxnreg.hasValue())
       s.setMaxRegisters = setmaxnreg;
+    if (persistent.hasValue())
+      s.persistent = persistent;
     return s;
   }
 
@@ -129,7 +133,14 @@ struct OverrideConfigPass
     ::tgemm::Schedule s =
         old ? old.getValue()
             : ::tgemm::defaultSchedule(target.getFamily(), {{0, 0, 0}, {1, 1}, 1});
+    bool wasPersistent = s.persistent;
     s = apply(s, /*warps=*/0, /*stages=*/1);
+    // The tile loop is the kernel's own code by now.
+    if (s.persistent != wasPersistent)
+      return kernel.emitOpError()
+             << "with" << describeOverride()
+             << ": persistent is fixed when tgemm-tile writes the kernel's "
+                "tile loop; give it before tgemm-tile";
     if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))
       return kernel.emitOpError() << "with" << describeOverride() << ": "
                                   << v->message;
@@ -172,7 +183,7 @@ struct OverrideConfigPass
       ScheduleAttr attr = ScheduleAttr::getChecked(
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,
-          s.warpSpecialize, s.tma, s.setMaxRegisters);
+          s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent);
       if (!attr)
         return failure();
       op.setScheduleAttr(attr);

@@ -35,16 +35,18 @@ SmemType ringType(MLIRContext *ctx, int64_t stages, int64_t outer,
                        outerFirst ? depth : outer, element);
 }
 
-/// Grouped rasterization: the launch's blocks, numbered row-major, walk C's
-/// tiles down groups of `group` tile-rows one column at a time, so that
+/// The (tile row, tile column) of C's tile `pid` (numbered row-major over
+/// `tilesM` x `tilesN`) under grouped rasterization: consecutive tiles walk
+/// down groups of `group` tile-rows one column at a time, so that
 /// consecutive blocks reuse the same B column panel and a few A row panels
-/// from L2. Returns the (tile row, tile column) of this block.
-std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
-                                  Value by, int64_t group) {
+/// from L2; without groups (1), row-major.
+std::pair<Value, Value> tileOfIndex(OpBuilder &b, Location loc, Value pid,
+                                    Value tilesM, Value tilesN,
+                                    int64_t group) {
   IndexMath im{b, loc};
-  Value tilesN = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-  Value tilesM = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
-  Value pid = im.add(im.mul(by, tilesN), bx);
+  if (group == 1)
+    return {arith::DivUIOp::create(b, loc, pid, tilesN).getResult(),
+            arith::RemUIOp::create(b, loc, pid, tilesN).getResult()};
   Value perGroup = im.mul(tilesN, group);
   Value firstRow = im.mul(arith::DivUIOp::create(b, loc, pid, perGroup), group);
   Value rows = arith::MinUIOp::create(
@@ -53,6 +55,17 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
   Value tileRow = im.add(firstRow, arith::RemUIOp::create(b, loc, inGroup, rows));
   Value tileCol = arith::DivUIOp::create(b, loc, inGroup, rows);
   return {tileRow, tileCol};
+}
+
+/// Grouped rasterization of a launch whose blocks are C's tiles: this
+/// block's (tile row, tile column).
+std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
+                                  Value by, int64_t group) {
+  IndexMath im{b, loc};
+  Value tilesN = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+  Value tilesM = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+  return tileOfIndex(b, loc, im.add(im.mul(by, tilesN), bx), tilesM, tilesN,
+                     group);
 }
 
 /// Whether every tile of the problem is whole and every operand row starts
@@ -166,23 +179,25 @@ public:
       epilogue.push_back(operand);
     }
 
-    // The block's tile of C: x over N, y over M, or grouped rasterization.
-    Value bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    Value by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-    if (int64_t group = config.getRaster(); group > 1)
-      std::tie(by, bx) = rasterize(b, loc, bx, by, group);
+    // The block's tile of C: x over N, y over M, or grouped rasterization;
+    // a persistent block's tiles are set by its tile loops (forEachTile).
+    Value bx, by;
+    if (!schedule.persistent) {
+      bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+      by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+      if (int64_t group = config.getRaster(); group > 1)
+        std::tie(by, bx) = rasterize(b, loc, bx, by, group);
+    }
     // Warp: row-major over the warp grid.
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value warp = im.div(tid, 32);
     warpRow = im.mul(im.div(warp, config.getWarpsN()), config.getWarpTileM());
     warpCol = im.mul(im.rem(warp, config.getWarpsN()), config.getWarpTileN());
-    m0 = im.mul(by, bm);
-    n0 = im.mul(bx, bn);
+    if (!schedule.persistent)
+      setTile(b, by, bx);
     if (splitK > 1) {
       workspace = entry.getArgument(3 + numEpilogue);
       matrixOfBlock = matrixIndex;
-      tileRow = by;
-      tileCol = bx;
     }
 
     auto ringA = ringType(ctx, stages, bm, bk, ringLayoutA,
@@ -282,6 +297,69 @@ private:
     inBounds = whole;
     if (schedule.warpSpecialize)
       return emitWarpSpecialized(b);
+    if (!schedule.persistent)
+      return emitTile(b);
+    // Each tile's copies refill the rings the previous tile's epilogue
+    // staged C over: every warp is past that first.
+    forEachTile(b, {}, [&](OpBuilder &tb, ValueRange) {
+      gpu::BarrierOp::create(tb, loc);
+      emitTile(tb);
+      return SmallVector<Value>();
+    });
+  }
+
+  /// Sets the tile of C the code written next works on.
+  void setTile(OpBuilder &b, Value row, Value col) {
+    IndexMath im{b, loc};
+    m0 = im.mul(row, bm);
+    n0 = im.mul(col, bn);
+    tileRow = row;
+    tileCol = col;
+  }
+
+  /// C's tiles per matrix, (rows, columns): the launch's grid, or for a
+  /// persistent kernel, whose grid is the resident blocks, from C's sizes.
+  std::pair<Value, Value> tileCounts(OpBuilder &b) {
+    if (!schedule.persistent)
+      return {gpu::GridDimOp::create(b, loc, gpu::Dimension::y),
+              gpu::GridDimOp::create(b, loc, gpu::Dimension::x)};
+    IndexMath im{b, loc};
+    return {arith::CeilDivUIOp::create(
+                b, loc, memref::DimOp::create(b, loc, c, 0), im.c(bm)),
+            arith::CeilDivUIOp::create(
+                b, loc, memref::DimOp::create(b, loc, c, 1), im.c(bn))};
+  }
+
+  /// A persistent block's loop over its tiles of C: block (x, y) takes tile
+  /// y X + x (X, Y the grid's extents), then every X Y-th further, in the
+  /// config's raster order (so any grid covers every tile once; the
+  /// runtime launches the resident blocks). `body(builder, carried)` works
+  /// on the tile setTile gives it and returns the values carried to the
+  /// next; returns those after the last.
+  ValueRange forEachTile(
+      OpBuilder &b, ValueRange init,
+      function_ref<SmallVector<Value>(OpBuilder &, ValueRange)> body) {
+    IndexMath im{b, loc};
+    auto [tilesM, tilesN] = tileCounts(b);
+    Value gridX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+    Value gridY = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+    Value first =
+        im.add(im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), gridX),
+               gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    auto loop = scf::ForOp::create(
+        b, loc, first, im.mul(tilesM, tilesN), im.mul(gridX, gridY), init,
+        [&](OpBuilder &lb, Location, Value t, ValueRange carried) {
+          auto [row, col] =
+              tileOfIndex(lb, loc, t, tilesM, tilesN, config.getRaster());
+          setTile(lb, row, col);
+          scf::YieldOp::create(lb, loc, body(lb, carried));
+        });
+    return loop.getResults();
+  }
+
+  /// The main loop and the epilogue of one tile, every thread of the block
+  /// copying and multiplying.
+  void emitTile(OpBuilder &b) {
     IndexMath im{b, loc};
     Value acc0 = ZeroAccOp::create(b, loc, accType);
     // Prologue: the first S - 1 k-tiles in flight (S with prefetched
@@ -330,8 +408,7 @@ private:
   void viewWorkspace(OpBuilder &b, Value workspace, Value matrixIndex,
                      Value bx, Value by) {
     IndexMath im{b, loc};
-    Value tilesN = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-    Value tilesM = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+    auto [tilesM, tilesN] = tileCounts(b);
     Value matrices = im.div(gpu::GridDimOp::create(b, loc, gpu::Dimension::z),
                             splitK);
     Value tiles = im.mul(tilesM, tilesN);
@@ -425,13 +502,17 @@ private:
         b, loc, isProducer,
         [&](OpBuilder &pb, Location) {
           if (!useTma) {
-            buildCopyProducer(pb, consumerThreads);
+            forEachRoleTile(pb, [&](OpBuilder &rb, RingPosition *at) {
+              buildCopyProducer(rb, consumerThreads, at);
+            });
           } else {
             scf::IfOp::create(
                 pb, loc, useTma,
                 [&](OpBuilder &tb, Location) {
                   if (staged) {
-                    buildStagedProducer(tb, consumerThreads);
+                    forEachRoleTile(tb, [&](OpBuilder &rb, RingPosition *at) {
+                      buildStagedProducer(rb, consumerThreads, at);
+                    });
                     scf::YieldOp::create(tb, loc);
                     return;
                   }
@@ -444,13 +525,19 @@ private:
                   IndexMath m{tb, loc};
                   scf::IfOp::create(tb, loc, m.eq(tid, m.c(consumerThreads)),
                                     [&](OpBuilder &ob, Location) {
-                                      buildBulkCopyProducer(ob);
+                                      forEachRoleTile(
+                                          ob, [&](OpBuilder &rb,
+                                                  RingPosition *at) {
+                                            buildBulkCopyProducer(rb, at);
+                                          });
                                       scf::YieldOp::create(ob, loc);
                                     });
                   scf::YieldOp::create(tb, loc);
                 },
                 [&](OpBuilder &eb, Location) {
-                  buildCopyProducer(eb, consumerThreads);
+                  forEachRoleTile(eb, [&](OpBuilder &rb, RingPosition *at) {
+                    buildCopyProducer(rb, consumerThreads, at);
+                  });
                   scf::YieldOp::create(eb, loc);
                 });
           }
@@ -465,23 +552,56 @@ private:
                                         ::tgemm::consumerRegisters(consumers));
               scf::YieldOp::create(tb, loc);
             });
-          Value acc = buildConsumerLoop(cb);
-          emitEpilogue(cb, acc, cb.getDenseI64ArrayAttr({0, consumerThreads}));
+          forEachRoleTile(cb, [&](OpBuilder &rb, RingPosition *at) {
+            Value acc = buildConsumerLoop(rb, at);
+            emitEpilogue(rb, acc,
+                         rb.getDenseI64ArrayAttr({0, consumerThreads}));
+          });
           scf::YieldOp::create(cb, loc);
         });
   }
 
+  /// Where a role of a warp-specialized kernel is in the ring: the stage
+  /// it uses next, the parity of that lap, and (a persistent block) how
+  /// many k-tiles its earlier tiles took.
+  struct RingPosition {
+    Value stage, parity, done;
+  };
+
+  /// Runs `role`, one role's work on a tile, on the block's tile with the
+  /// ring at its start (no position), or on each of a persistent block's
+  /// tiles with the ring's position carried from one tile to the next.
+  void forEachRoleTile(OpBuilder &b,
+                       function_ref<void(OpBuilder &, RingPosition *)> role) {
+    if (!schedule.persistent)
+      return role(b, nullptr);
+    IndexMath im{b, loc};
+    forEachTile(b, {im.c(0), im.c(0), im.c(0)},
+                [&](OpBuilder &tb, ValueRange carried) {
+                  RingPosition at{carried[0], carried[1], carried[2]};
+                  role(tb, &at);
+                  return SmallVector<Value>{
+                      at.stage, at.parity,
+                      IndexMath{tb, loc}.add(carried[2], kTiles)};
+                });
+  }
+
   /// A loop over the k-tiles with the ring's stage and the parity of its
-  /// lap carried: `body(builder, kt, stage, parity, carried)` returns the
+  /// lap carried, from `at` (else the ring's start), which it then moves
+  /// past the loop: `body(builder, kt, stage, parity, carried)` returns the
   /// values carried besides them.
   ValueRange buildRingLoop(
       OpBuilder &b, ValueRange init,
       function_ref<SmallVector<Value>(OpBuilder &, Value, Value, Value,
                                       ValueRange)>
-          body) {
+          body,
+      RingPosition *at = nullptr) {
     IndexMath im{b, loc};
     SmallVector<Value> carried(init);
-    carried.append({im.c(0), im.c(0)});
+    if (at)
+      carried.append({at->stage, at->parity});
+    else
+      carried.append({im.c(0), im.c(0)});
     auto loop = scf::ForOp::create(
         b, loc, im.c(0), kTiles, im.c(1), carried,
         [&](OpBuilder &lb, Location, Value kt, ValueRange iterArgs) {
@@ -498,6 +618,11 @@ private:
               arith::SelectOp::create(lb, loc, wraps, flipped, parity));
           scf::YieldOp::create(lb, loc, next);
         });
+    size_t n = loop.getNumResults();
+    if (at) {
+      at->stage = loop.getResult(n - 2);
+      at->parity = loop.getResult(n - 1);
+    }
     return loop.getResults().drop_back(2);
   }
 
@@ -509,7 +634,7 @@ private:
     WaitBarrierOp::create(b, loc, empty, stage, previousLap);
   }
 
-  void buildBulkCopyProducer(OpBuilder &b) {
+  void buildBulkCopyProducer(OpBuilder &b, RingPosition *at) {
     auto ringA = cast<SmemType>(sa.getType());
     auto ringB = cast<SmemType>(sb.getType());
     int64_t bytes = (ringA.getRows() * ringA.getCols() *
@@ -530,7 +655,8 @@ private:
                     BulkCopyTileOp::create(lb, loc, mapB, matrix, bRow, bCol,
                                            sb, stage, full);
                     return SmallVector<Value>();
-                  });
+                  },
+                  at);
   }
 
   /// The producer of a kernel with staged operands, every thread of its
@@ -540,8 +666,11 @@ private:
   /// straight into their rings, announcing their bytes on `full`; then
   /// every thread transposes its part of k-tile kt from the staging slot
   /// into the ring, releases the slot and arrives on `full`.
-  void buildStagedProducer(OpBuilder &b, int64_t firstThread) {
+  void buildStagedProducer(OpBuilder &b, int64_t firstThread,
+                           RingPosition *at) {
     IndexMath im{b, loc};
+    // The staging slots go round over every k-tile of the block's tiles.
+    Value done = at ? at->done : Value();
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value leader = im.eq(tid, im.c(firstThread));
     DenseI64ArrayAttr threads =
@@ -565,11 +694,13 @@ private:
                                 false, tileBytes(sb)});
     int64_t directBytes = (stagingA ? 0 : tileBytes(sa)) +
                           (stagingB ? 0 : tileBytes(sb));
-    // Slot kt mod 2 and the parity of its lap, kt / 2 mod 2.
+    // Slot g mod 2 and the parity of its lap, g / 2 mod 2, for the g-th
+    // k-tile of the block.
     auto slotOf = [&](OpBuilder &ob, Value kt) {
       IndexMath m{ob, loc};
-      return std::pair(m.rem(kt, ::tgemm::kStagingSlots),
-                       m.rem(m.div(kt, ::tgemm::kStagingSlots), 2));
+      Value g = done ? m.add(done, kt) : kt;
+      return std::pair(m.rem(g, ::tgemm::kStagingSlots),
+                       m.rem(m.div(g, ::tgemm::kStagingSlots), 2));
     };
     auto stageIn = [&](OpBuilder &ob, Value kt) {
       auto [slot, lap] = slotOf(ob, kt);
@@ -627,12 +758,13 @@ private:
           }
           ArriveBarrierOp::create(lb, loc, full, stage, IntegerAttr());
           return SmallVector<Value>();
-        });
+        },
+        at);
   }
 
   /// The producer warpgroup copies each k-tile with cp.async, waits for
   /// its copies and arrives on `full`.
-  void buildCopyProducer(OpBuilder &b, int64_t firstThread) {
+  void buildCopyProducer(OpBuilder &b, int64_t firstThread, RingPosition *at) {
     DenseI64ArrayAttr threads =
         b.getDenseI64ArrayAttr({firstThread, ::tgemm::kWarpgroupThreads});
     buildRingLoop(
@@ -649,15 +781,17 @@ private:
           WaitCopiesOp::create(lb, loc, 0);
           ArriveBarrierOp::create(lb, loc, full, stage, IntegerAttr());
           return SmallVector<Value>();
-        });
+        },
+        at);
   }
 
   /// Each consumer thread waits for the stage's tiles and its warpgroup
   /// starts multiplying them, one k-tile's multiply left in flight: once
   /// the multiply of k-tile kt is issued, that of kt - 1 has completed and
-  /// the thread releases its stage. The last k-tile's stage is not
-  /// released: the producer never refills it.
-  Value buildConsumerLoop(OpBuilder &b) {
+  /// the thread releases its stage. The last k-tile's stage is released
+  /// once its multiply is done, where a persistent producer refills it for
+  /// the next tile; else never (nothing refills it).
+  Value buildConsumerLoop(OpBuilder &b, RingPosition *at) {
     Value acc0 = ZeroAccOp::create(b, loc, accType);
     ValueRange results = buildRingLoop(
         b, {acc0},
@@ -678,8 +812,20 @@ private:
                               scf::YieldOp::create(tb, loc);
                             });
           return SmallVector<Value>{acc};
-        });
-    return WaitMmaOp::create(b, loc, accType, results[0]);
+        },
+        at);
+    Value acc = WaitMmaOp::create(b, loc, accType, results[0]);
+    if (at) {
+      IndexMath im{b, loc};
+      scf::IfOp::create(b, loc, im.lt(im.c(0), kTiles),
+                        [&](OpBuilder &tb, Location) {
+                          ArriveBarrierOp::create(tb, loc, empty,
+                                                  preceding(tb, at->stage),
+                                                  IntegerAttr());
+                          scf::YieldOp::create(tb, loc);
+                        });
+    }
+    return acc;
   }
   /// The consumers' multiplies left running while the next k-tile's
   /// wait and issue proceed.
@@ -1065,6 +1211,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   ::tgemm::runtime::KernelManifest manifest =
       buildManifest(op, gpuModule.getName(), kernel.getName(), sharedBytes);
   manifest.block = {threads, 1, 1};
+  // The grid lists C's tiles; the runtime launches the resident blocks.
+  manifest.persistent = schedule.persistent;
   manifest.tensorMaps.assign(tensorMaps.begin(), tensorMaps.end());
   setManifest(launch, manifest);
   op.erase();

@@ -7,6 +7,7 @@
 #include "tgemm/runtime/Inputs.h"
 #include "tgemm/runtime/TensorMaps.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace tgemm::runtime {
@@ -75,20 +76,62 @@ CompiledKernel::CompiledKernel(const Device &device,
               "allowing kernel '" + kernel.name + "' " +
                   std::to_string(kernel.dynamicSharedMemory) +
                   " bytes of dynamic shared memory");
+  // A persistent kernel is launched with as many blocks as fit at once
+  // (launchGrid), so it needs to know how many that is.
+  if (kernel.persistent) {
+    int perMultiprocessor = 0;
+    checkCuda(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                  &perMultiprocessor, function, static_cast<int>(threads),
+                  static_cast<size_t>(kernel.dynamicSharedMemory)),
+              "querying the occupancy of kernel '" + kernel.name + "'");
+    if (perMultiprocessor <= 0)
+      fail(ErrorKind::Unsupported,
+           "kernel '" + kernel.name +
+               "' is persistent but no block of it can be resident on " +
+               device.info().describe() + ": a block of " +
+               std::to_string(threads) + " threads, " +
+               std::to_string(registers) + " registers per thread and " +
+               std::to_string(shared) +
+               " bytes of shared memory does not fit on a multiprocessor");
+    resident = static_cast<int64_t>(perMultiprocessor) *
+               device.info().multiprocessors;
+  }
+}
+
+std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
+                                             int64_t residentBlocks) {
+  // In 64 bits: grid x * grid y may not fit in 32 (up to 2^31 x 65535).
+  int64_t tiles = static_cast<int64_t>(dims.grid[0]) * dims.grid[1];
+  int64_t z = std::max<int64_t>(1, dims.grid[2]);
+  int64_t blocks = std::min(tiles, std::max<int64_t>(1, residentBlocks / z));
+  // At most CUDA's limit on grid x, which no device's resident blocks
+  // reach; clamped anyway.
+  blocks = std::min<int64_t>(blocks, 2147483647);
+  return {static_cast<uint32_t>(blocks), 1u, dims.grid[2]};
+}
+
+std::array<uint32_t, 3> CompiledKernel::launchGrid(
+    const LaunchDims &dims) const {
+  return kernel.persistent ? persistentLaunchGrid(dims, resident) : dims.grid;
 }
 
 void CompiledKernel::launch(const LaunchDims &dims, KernelArgs &args,
                             CUstream stream) {
+  std::array<uint32_t, 3> grid = launchGrid(dims);
   CUresult result = driver().cuLaunchKernel(
-      function, dims.grid[0], dims.grid[1], dims.grid[2], dims.block[0],
-      dims.block[1], dims.block[2], dims.dynamicSharedMemory, stream,
-      args.pointers(), nullptr);
+      function, grid[0], grid[1], grid[2], dims.block[0], dims.block[1],
+      dims.block[2], dims.dynamicSharedMemory, stream, args.pointers(),
+      nullptr);
   if (result == CUDA_SUCCESS)
     return;
+  std::string persistent;
+  if (kernel.persistent)
+    persistent = ", persistent over " + std::to_string(dims.grid[0]) + "x" +
+                 std::to_string(dims.grid[1]) + " tiles";
   checkCuda(result, "launching kernel '" + kernel.name + "' (grid " +
-                        std::to_string(dims.grid[0]) + "x" +
-                        std::to_string(dims.grid[1]) + "x" +
-                        std::to_string(dims.grid[2]) + ", block " +
+                        std::to_string(grid[0]) + "x" +
+                        std::to_string(grid[1]) + "x" +
+                        std::to_string(grid[2]) + persistent + ", block " +
                         std::to_string(dims.block[0]) + "x" +
                         std::to_string(dims.block[1]) + "x" +
                         std::to_string(dims.block[2]) + ", " +

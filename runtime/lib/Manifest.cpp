@@ -686,6 +686,17 @@ private:
     }
   }
 
+  /// `"persistent"`: a boolean; true only from version 5 on.
+  bool readPersistent(const JsonValue &v, const std::string &path) const {
+    if (!v.isBool())
+      fail(path, "expected true or false, got " + describe(v));
+    if (v.getBool() && version < 5)
+      fail(path, "persistent kernels need manifest version 5; this "
+                 "manifest is version " +
+                     std::to_string(version));
+    return v.getBool();
+  }
+
   void readScalars(const JsonValue &v, const std::string &path,
                    KernelManifest &k) const {
     const JsonValue &alpha = field(v, path, "alpha");
@@ -714,7 +725,7 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
                {"name", "module", "lowering", "chip", "problem", "a", "b", "c",
                 "acc", "alpha", "beta", "config", "grid", "block",
                 "dynamic_shared_memory", "requires", "args", "epilogue",
-                "tensor_maps"});
+                "tensor_maps", "persistent"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));
@@ -778,6 +789,9 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
   // Optional: absent (or empty) when the kernel takes no TMA descriptors.
   if (const JsonValue *maps = v.find("tensor_maps"))
     readTensorMaps(*maps, join(path, "tensor_maps"), k);
+  // Optional (version 5): false when absent.
+  if (const JsonValue *persistent = v.find("persistent"))
+    k.persistent = readPersistent(*persistent, join(path, "persistent"));
   return k;
 }
 
@@ -977,6 +991,10 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
            {"passing", text(mapPassingName(map.passing))}}));
     kernel.push_back({"tensor_maps", JsonValue::makeArray(std::move(maps))});
   }
+  // Only when true, so that a kernel that is not persistent reads as
+  // before (and as a version-4 reader expects).
+  if (k.persistent)
+    kernel.push_back({"persistent", JsonValue::makeBool(true)});
   return JsonValue::makeObject(std::move(kernel));
 }
 

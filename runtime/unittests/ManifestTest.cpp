@@ -108,15 +108,15 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 2)", R"("version": 5)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 5; this runtime "
-     "reads versions 2 to 4"},
+    {R"("version": 2)", R"("version": 6)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 6; this runtime "
+     "reads versions 2 to 5"},
     {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
      "manifest.json: version: unsupported manifest version 0; this runtime "
-     "reads versions 2 to 4"},
+     "reads versions 2 to 5"},
     {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
      "manifest.json: version: manifest version 1 is older than this "
-     "runtime's 4 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "runtime's 5 (version 2 adds \"tensor_maps\"): recompile the kernel "
      "with this tgemm"},
     {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
@@ -608,7 +608,7 @@ TEST(manifestTensorMapsRoundTrip) {
   // A kernel without tensor maps is written without the field.
   std::string plain = writeManifest(parse(withTensorMaps("[]")));
   EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
-  EXPECT_TRUE(plain.find("\"version\": 4") != std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 5") != std::string::npos);
   // The partial reader (a kernel not yet compiled) takes them too.
   KernelManifest k = a;
   k.lowering.clear();
@@ -754,7 +754,7 @@ TEST(manifestTensorMapsOfByteTypes) {
 TEST(manifestEpilogueReads) {
   Manifest m = parse(tgemm::test::epilogueManifest());
   const KernelManifest &k = m.kernels[0];
-  EXPECT_EQ(m.version, 4);
+  EXPECT_EQ(m.version, kManifestVersion);
   EXPECT_EQ(k.args.size(), size_t(6));
   EXPECT_TRUE(!k.args[2].epilogue && k.args[2].operand == Operand::C);
   EXPECT_TRUE(k.args[3].epilogue && k.args[3].rank == 1 &&
@@ -1023,4 +1023,95 @@ TEST(manifestEpilogueIntegerC) {
   EXPECT_TRUE(!isSupportedCombination(bad, &why));
   EXPECT_EQ(why, std::string("integer operands accumulate in s32 and give C "
                              "in s32, f32, f16 or bf16"));
+}
+
+namespace {
+/// The example kernel as a persistent one, in a manifest of `version`.
+std::string persistentManifest(const std::string &value = "true",
+                               int version = 5) {
+  std::string text = REPLACE(exampleManifest(), R"("version": 2)",
+                             "\"version\": " + std::to_string(version));
+  return REPLACE(text, R"("block": [128, 1, 1],)",
+                 "\"persistent\": " + value + ",\n      \"block\": [128, 1, 1],");
+}
+} // namespace
+
+TEST(manifestPersistent) {
+  const KernelManifest k = parse(persistentManifest()).kernels[0];
+  EXPECT_TRUE(k.persistent);
+  // The grid still lists the tiles.
+  EXPECT_TRUE(k.grid[0].isTiled && k.grid[0].dim == Dim::N);
+  EXPECT_TRUE(k.grid[1].isTiled && k.grid[1].dim == Dim::M);
+  // Absent: not persistent, in any version; false is false in any version.
+  EXPECT_TRUE(!parse(exampleManifest()).kernels[0].persistent);
+  EXPECT_TRUE(!parse(REPLACE(exampleManifest(), R"("version": 2)",
+                             R"("version": 5)"))
+                   .kernels[0]
+                   .persistent);
+  EXPECT_TRUE(!parse(persistentManifest("false", 4)).kernels[0].persistent);
+  EXPECT_TRUE(!parse(persistentManifest("false", 5)).kernels[0].persistent);
+}
+
+TEST(manifestRejectsBadPersistent) {
+  EXPECT_ERROR(parse(persistentManifest("1")), ErrorKind::Input,
+               "manifest.json: kernels[0].persistent: expected true or "
+               "false, got 1");
+  EXPECT_ERROR(parse(persistentManifest("\"yes\"")), ErrorKind::Input,
+               "kernels[0].persistent: expected true or false, got \"yes\"");
+  EXPECT_ERROR(parse(persistentManifest("null")), ErrorKind::Input,
+               "kernels[0].persistent: expected true or false, got null");
+  for (int version : {2, 3, 4})
+    EXPECT_ERROR(parse(persistentManifest("true", version)), ErrorKind::Input,
+                 "manifest.json: kernels[0].persistent: persistent kernels "
+                 "need manifest version 5; this manifest is version " +
+                     std::to_string(version));
+  // The field is known: an unknown one still lists it.
+  EXPECT_ERROR(parse(REPLACE(exampleManifest(), R"("acc": "f32",)",
+                             R"("acc": "f32", "persistant": true,)")),
+               ErrorKind::Input,
+               "kernels[0]: unknown field 'persistant' (expected name, "
+               "module, lowering, chip, problem, a, b, c, acc, alpha, beta, "
+               "config, grid, block, dynamic_shared_memory, requires, args, "
+               "epilogue, tensor_maps, persistent)");
+}
+
+TEST(manifestPersistentRoundTrip) {
+  Manifest m = parse(persistentManifest());
+  std::string written = writeManifest(m);
+  EXPECT_TRUE(written.find("\"persistent\": true") != std::string::npos);
+  EXPECT_TRUE(written.find("\"version\": 5") != std::string::npos);
+  JsonValue kernel = kernelManifestToJson(m.kernels[0]);
+  const JsonValue *persistent = kernel.find("persistent");
+  EXPECT_TRUE(persistent && persistent->isBool() && persistent->getBool());
+  Manifest again = parse(written);
+  EXPECT_TRUE(again.kernels[0].persistent);
+  EXPECT_EQ(writeManifest(again), written);
+  // Not persistent: written without the field, as before.
+  Manifest plain = parse(persistentManifest("false"));
+  EXPECT_TRUE(writeManifest(plain).find("persistent") == std::string::npos);
+  EXPECT_TRUE(!kernelManifestToJson(plain.kernels[0]).find("persistent"));
+  EXPECT_TRUE(writeManifest(parse(exampleManifest())).find("persistent") ==
+              std::string::npos);
+  // The partial reader (a kernel still being built) reads it too.
+  KernelManifest k = m.kernels[0];
+  k.lowering.clear();
+  k.chip.clear();
+  KernelManifest partial;
+  std::string error;
+  EXPECT_TRUE(
+      readPartialKernelManifest(kernelManifestToJson(k), partial, error));
+  EXPECT_TRUE(partial.persistent);
+  k.persistent = false;
+  EXPECT_TRUE(
+      readPartialKernelManifest(kernelManifestToJson(k), partial, error));
+  EXPECT_TRUE(!partial.persistent);
+  Manifest badManifest;
+  badManifest.kernels.push_back(m.kernels[0]);
+  std::string badText =
+      REPLACE(writeManifest(badManifest), "\"persistent\": true",
+              "\"persistent\": 0");
+  JsonValue badEntry = parseJson(badText).find("kernels")->getArray()[0];
+  EXPECT_TRUE(!readPartialKernelManifest(badEntry, partial, error));
+  EXPECT_TRUE(error.find("persistent: expected true or false, got 0") !=
+              std::string::npos);
 }

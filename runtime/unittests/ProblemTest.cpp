@@ -2,6 +2,7 @@
 
 #include "TestSupport.h"
 
+#include "tgemm/runtime/GemmRunner.h"
 #include "tgemm/runtime/Manifest.h"
 #include "tgemm/runtime/Problem.h"
 
@@ -82,6 +83,33 @@ TEST(problemLaunchDims) {
   EXPECT_ERROR(computeLaunch(k, GemmShape{128 * 70000, 128, 64}),
                ErrorKind::Unsupported,
                "grid.y = 70000 exceeds CUDA's limit of 65535");
+}
+
+TEST(problemPersistentLaunchGrid) {
+  // A persistent kernel's grid lists its tiles; it is launched with at most
+  // as many blocks as are resident at once, along x, shared by grid z.
+  KernelManifest k = example(true);
+  LaunchDims dims = computeLaunch(k, GemmShape{4096, 2048, 64}); // 16x32x1
+  auto grid = [](uint32_t x, uint32_t y, uint32_t z) {
+    return std::array<uint32_t, 3>{x, y, z};
+  };
+  EXPECT_TRUE(persistentLaunchGrid(dims, 132 * 2) == grid(264, 1, 1));
+  // Fewer tiles than resident blocks: one block per tile.
+  EXPECT_TRUE(persistentLaunchGrid(dims, 100000) == grid(512, 1, 1));
+  EXPECT_TRUE(persistentLaunchGrid(dims, 512) == grid(512, 1, 1));
+  // Grid z (batch x split K's parts) shares the resident blocks, at least
+  // one block per layer.
+  dims.grid[2] = 8;
+  EXPECT_TRUE(persistentLaunchGrid(dims, 132) == grid(16, 1, 8));
+  dims.grid[2] = 1000;
+  EXPECT_TRUE(persistentLaunchGrid(dims, 132) == grid(1, 1, 1000));
+  EXPECT_TRUE(persistentLaunchGrid(dims, 0) == grid(1, 1, 1000));
+  // Tiles beyond 32 bits are counted in 64.
+  dims.grid = {2147483647u, 65535u, 1u};
+  EXPECT_TRUE(persistentLaunchGrid(dims, 1056) == grid(1056, 1, 1));
+  dims.grid = {65536u, 65536u, 1u};
+  EXPECT_TRUE(persistentLaunchGrid(dims, int64_t(1) << 40) ==
+              grid(2147483647u, 1, 1));
 }
 
 TEST(problemStoredShapes) {

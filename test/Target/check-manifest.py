@@ -33,8 +33,8 @@ def dim_text(entry, path):
 
 def main():
     root = json.load(sys.stdin)
-    if expect(root, "version", int, "$") != 4:
-        fail("$.version", "expected 4")
+    if expect(root, "version", int, "$") != 5:
+        fail("$.version", "expected 5")
     for i, k in enumerate(expect(root, "kernels", list, "$")):
         p = "kernels[%d]" % i
         problem = expect(k, "problem", dict, p)

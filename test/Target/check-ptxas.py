@@ -23,6 +23,8 @@ def main():
     ap.add_argument("--translate", default="tgemm-translate")
     ap.add_argument("--default-config", action="store_true")
     ap.add_argument("--max-spill-bytes", type=int, default=0)
+    ap.add_argument("--options", default="",
+                    help="more --tgemm-pipeline options, e.g. persistent=true")
     ap.add_argument("examples", nargs="+")
     opts = ap.parse_args()
     chips = opts.chips.split(",")
@@ -48,7 +50,9 @@ def main():
                     [opts.opt, example,
                      "--tgemm-attach-target=chip=%s family=%s" % (
                          chip, opts.lowering),
-                     "--tgemm-select-config", "--tgemm-check-target"],
+                     "--tgemm-select-config"] + (
+                         ["--tgemm-override-config=" + opts.options]
+                         if opts.options else []) + ["--tgemm-check-target"],
                     capture_output=True, text=True)
                 if check.returncode != 0:
                     print("REJECTED %s %s: %s" % (
@@ -56,8 +60,8 @@ def main():
                     rejected += 1
                     continue
                 ptx = os.path.join(tmp, "%s-%s.ptx" % (name, chip))
-                pipeline = "--tgemm-pipeline=lowering=%s chip=%s" % (
-                    opts.lowering, chip)
+                pipeline = "--tgemm-pipeline=lowering=%s chip=%s %s" % (
+                    opts.lowering, chip, opts.options)
                 compiled = subprocess.run([opts.opt, example, pipeline],
                                           capture_output=True, text=True)
                 if compiled.returncode == 0:

@@ -66,7 +66,7 @@ struct RingLayout {
 
 /// The rings of one kernel and the lowering's scratch, placed by the
 /// legality module's plan (`::tgemm::planRing`,
-/// `::tgemm::epilogueScratchBytes`): what the target check compared with the
+/// `::tgemm::epilogueScratch`): what the target check compared with the
 /// chip is what the lowering lays out.
 struct KernelMemoryPlan {
   llvm::DenseMap<Operation *, RingLayout> rings; // keyed by tgemm.alloc_smem
@@ -74,6 +74,8 @@ struct KernelMemoryPlan {
   llvm::DenseMap<Operation *, int64_t> barriers;
   int64_t scratchOffset = 0;
   int64_t totalBytes = 0;
+  /// The columns of a warp's slab (::tgemm::EpilogueScratch).
+  int64_t slabColumns = 0;
   /// Of the rings and of the dynamic shared memory itself.
   int64_t alignment = ::tgemm::kRingAlignment;
 
@@ -362,10 +364,11 @@ public:
               FragmentOrder order = {});
   ~SlabStaging() override;
 
-  int64_t getNumPieces() const override { return frags.fragsM; }
+  /// Piece (fm, g) is m-fragment fm's 16 rows, the g-th slab of columns.
+  int64_t getNumPieces() const override { return frags.fragsM * slabGroups; }
   int64_t getAlignment() const override { return 16; }
-  void write(OpBuilder &b, int64_t fm, ArrayRef<Value> acc) const override;
-  void readBack(OpBuilder &b, int64_t fm,
+  void write(OpBuilder &b, int64_t piece, ArrayRef<Value> acc) const override;
+  void readBack(OpBuilder &b, int64_t piece,
                 function_ref<void(OpBuilder &, Value, Value, Value)> store)
       const override;
 
@@ -374,7 +377,7 @@ private:
   Type accReg;
   FragmentOrder order;
   const ::tgemm::FragmentLayout &accLayout;
-  int64_t accBytes, slabPitch, perVector, vectorsPerRow;
+  int64_t accBytes, slabCols, slabGroups, slabPitch, perVector, vectorsPerRow;
   Value lane, slab;
   std::unique_ptr<LaneCoords> accLane; // the lane's part of accLayout
 };

@@ -141,6 +141,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule, wgmma with warp-specialize: move registers "
                      "from the producer to the consumers"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool, FlagOptionParser> persistent{
+      *this, "persistent",
+      llvm::cl::desc("Schedule: a persistent grid, as many blocks as are "
+                     "resident, each looping over C's tiles"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the NVPTX back end"),

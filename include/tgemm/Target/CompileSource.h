@@ -36,6 +36,8 @@ struct CompileOptions {
   int64_t padding = 16;
   /// wgmma's schedule switches; unset: the selected schedule's.
   std::optional<bool> warpSpecialize, tma, setmaxnreg;
+  /// A persistent grid (every family); unset: the selected schedule's.
+  std::optional<bool> persistent;
   unsigned optLevel = 3;
   /// Also assemble a cubin per kernel module with ptxas.
   bool emitCubin = false;

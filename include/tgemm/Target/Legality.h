@@ -84,6 +84,11 @@ struct Schedule {
   /// wgmma, warp-specialized: the producer gives registers back and the
   /// consumers take them (setmaxnreg).
   bool setMaxRegisters = false;
+  /// Every family: a persistent grid. The runtime launches as many blocks
+  /// as can be resident and each loops over C's tiles (its first, then
+  /// every grid's worth further). A warp-specialized producer runs ahead
+  /// into the next tile while the consumers store the last one.
+  bool persistent = false;
 };
 
 /// Where a problem's operand rows lie: (rows, cols) of the stored tiles of
@@ -175,6 +180,8 @@ struct SharedMemoryPlan {
   /// `empty`, one of each per stage, 8 bytes each.
   int64_t barrierOffset = 0, barrierBytes = 0;
   int64_t scratchOffset = 0, scratchBytes = 0, totalBytes = 0;
+  /// A warp's slab in the scratch (EpilogueScratch::slabColumns).
+  int64_t slabColumns = 0;
 };
 
 /// Bytes of one mbarrier object (PTX ISA, "Size and alignment of mbarrier
@@ -209,11 +216,24 @@ RingPlan planRing(int64_t offset, int64_t stages, int64_t rows, int64_t cols,
 std::array<int64_t, 2> tensorMapBox(int64_t rows, int64_t cols,
                                     int64_t elementBits);
 
-/// Bytes of epilogue scratch the lowering of `fact` needs for a block of
-/// `warps` warps with a `warpTileN`-wide warp tile, and whether it overlays
-/// the rings.
-int64_t epilogueScratchBytes(const MmaFact &fact, int64_t warps,
-                             int64_t warpTileN, bool *overRings);
+/// The epilogue scratch the lowering of `fact` needs for a block of
+/// `warps` storing warps with a `warpTileN`-wide warp tile.
+struct EpilogueScratch {
+  int64_t bytes = 0;
+  /// Whether it overlays the rings (dead once the last multiply is done).
+  bool overRings = false;
+  /// mma.sync and wgmma: the columns of a warp's slab, which it stores
+  /// 16 rows by that many columns at a time.
+  int64_t slabColumns = 0;
+};
+/// The widest slab (of those dividing the warp tile) of a persistent
+/// warp-specialized kernel, whose scratch
+/// cannot overlay the rings (the producer fills them for the next tile
+/// while the consumers store): 64 columns (16 rows of 64 f32 accumulators
+/// are 4 KiB per warp, 34 KiB for 8 warps).
+constexpr int64_t kPersistentSlabColumns = 64;
+EpilogueScratch epilogueScratch(const MmaFact &fact, const Schedule &schedule,
+                                int64_t warps, int64_t warpTileN);
 
 /// The whole plan for a problem's kernel under a config and schedule.
 SharedMemoryPlan planSharedMemory(const Problem &problem,

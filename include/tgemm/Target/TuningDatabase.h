@@ -41,12 +41,12 @@ struct TunedConfig {
   /// over the family's default schedule (`swizzle`, `padding`,
   /// `async-copy`, `ldmatrix`, `refill-after-mma`, `interleave-copies`,
   /// `prefetch-fragments`, and wgmma's `warp-specialize`, `tma`,
-  /// `setmaxnreg`).
+  /// `setmaxnreg`; every family's `persistent`).
   struct ScheduleOptions {
     std::optional<Swizzle> swizzle;
     std::optional<int64_t> padding;
     std::optional<bool> asyncCopy, ldmatrix, refillAfterMma, interleaveCopies,
-        prefetchFragments, warpSpecialize, tma, setmaxnreg;
+        prefetchFragments, warpSpecialize, tma, setmaxnreg, persistent;
   } options;
   double tflops = 0; // what it reached there (for reports only)
 

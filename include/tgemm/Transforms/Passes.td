@@ -309,6 +309,9 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
     Option<"setmaxnreg", "setmaxnreg", "bool", /*default=*/"false",
            "wgmma, warp-specialized: move registers from the producer to "
            "the consumers">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "A persistent grid: resident blocks loop over C's tiles (tiling "
+           "only: a kernel's tile loop is written by tgemm-tile)">,
   ];
 }
 

@@ -42,6 +42,7 @@ namespace tgemm::runtime {
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemGetInfo)                                                              \

@@ -25,6 +25,8 @@
 #include "tgemm/runtime/Reference.h"
 #include "tgemm/runtime/Timing.h"
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -34,21 +36,40 @@ namespace tgemm::runtime {
 /// cannot run on `device`.
 void checkChip(const KernelManifest &kernel, const DeviceInfo &device);
 
-/// A kernel loaded on a device, its launch limits checked.
+/// The grid a persistent kernel is launched with, for the listed grid
+/// `dims.grid` (its tiles, x over N and y over M, and z) on a device where
+/// `residentBlocks` of its blocks fit at once: x = min(tiles, max(1,
+/// residentBlocks / grid z)), tiles = grid x * grid y; y = 1; z unchanged.
+std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
+                                             int64_t residentBlocks);
+
+/// A kernel loaded on a device, its launch limits checked. A persistent
+/// kernel (KernelManifest::persistent) must fit at least one block on a
+/// multiprocessor (Error(Unsupported) otherwise).
 class CompiledKernel {
 public:
   CompiledKernel(const Device &device, const KernelManifest &kernel,
                  const KernelBinary &binary);
 
+  /// Launches with `dims` (computeLaunch's), or for a persistent kernel
+  /// with launchGrid(dims).
   void launch(const LaunchDims &dims, KernelArgs &args, CUstream stream);
+  /// The grid launch() launches for `dims`: dims.grid, or for a persistent
+  /// kernel persistentLaunchGrid(dims, residentBlocks()).
+  std::array<uint32_t, 3> launchGrid(const LaunchDims &dims) const;
   const KernelManifest &manifest() const { return kernel; }
   int registersPerThread() const { return registers; }
+  /// How many blocks of a persistent kernel can be resident on the device
+  /// at once (blocks per multiprocessor x multiprocessors); 0 for a kernel
+  /// that is not persistent.
+  int64_t residentBlocks() const { return resident; }
 
 private:
   KernelManifest kernel;
   LoadedModule module;
   CUfunction function = nullptr;
   int registers = 0;
+  int64_t resident = 0;
 };
 
 struct RunOptions {

@@ -36,7 +36,9 @@ namespace tgemm::runtime {
 /// parameter); a version-2 manifest has none of them and still reads.
 /// Version 4 added fused epilogues (`epilogue` and its operands among
 /// `args`, after C); a version-2 or 3 manifest has none and still reads.
-constexpr int kManifestVersion = 4;
+/// Version 5 added persistent kernels (`persistent`); a version-2, 3 or 4
+/// manifest has none and still reads.
+constexpr int kManifestVersion = 5;
 /// The oldest version this runtime reads.
 constexpr int kOldestManifestVersion = 2;
 /// The most parts split K takes (`#tgemm.config`'s limit).
@@ -144,6 +146,16 @@ struct KernelManifest {
   std::vector<EpilogueStep> epilogue;
   /// One 64-bit parameter each after the memrefs of `args`.
   std::vector<TensorMapArg> tensorMaps;
+  /// A persistent kernel (version 5): its blocks loop over C's tiles.
+  /// Block (x, y) starts at tile blockIdx.y * gridDim.x + blockIdx.x and
+  /// strides by gridDim.x * gridDim.y over the tilesM * tilesN tiles of its
+  /// matrix; grid z is as for any kernel (batch x split K's parts). It is
+  /// correct under any grid. `grid` still lists the tiles (x over N, y over
+  /// M); the runtime launches min(tiles, resident blocks / grid z) blocks
+  /// along x, 1 along y, and grid z as listed, where tiles = grid x * grid
+  /// y and resident blocks is how many blocks of the kernel fit on the
+  /// device at once (CompiledKernel::residentBlocks).
+  bool persistent = false;
 };
 
 struct Manifest {

@@ -171,7 +171,11 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       `warp_specialize`);
     - `setmaxnreg` (false): the bulk-copy producer gives registers back to
       the consumers (needs `tma`; a cp.async producer keeps its registers
-      for the addresses).
+      for the addresses);
+    - `persistent` (false): a persistent grid: as many blocks as can be
+      resident, each looping over C's tiles in the config's raster order;
+      a warp-specialized producer runs ahead into the next tile while the
+      consumers store the last (the manifest's `persistent`).
 
     ```mlir
     #tgemm.schedule<refill_after_mma = true, swizzle = pad>
@@ -187,14 +191,16 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     DefaultValuedParameter<"int64_t", "16", "row padding in bytes">:$padding,
     TGemm_FlagParameter<"false">:$warp_specialize,
     TGemm_FlagParameter<"false">:$tma,
-    TGemm_FlagParameter<"false">:$setmaxnreg
+    TGemm_FlagParameter<"false">:$setmaxnreg,
+    TGemm_FlagParameter<"false">:$persistent
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     AttrBuilder<(ins "const ::tgemm::Schedule &":$s), [{
       return $_get($_ctxt, s.refillAfterMma, s.interleaveCopies,
                    s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
-                   s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters);
+                   s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters,
+                   s.persistent);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -203,7 +209,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       return {getRefillAfterMma(), getInterleaveCopies(),
               getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
               getSwizzle(), getPadding(), getWarpSpecialize(), getTma(),
-              getSetmaxnreg()};
+              getSetmaxnreg(), getPersistent()};
     }
     static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
   }];
