@@ -67,7 +67,8 @@ PYBIND11_MODULE(_tgemm, m) {
          const std::string &swizzle, int64_t padding, unsigned optLevel,
          bool emitCubin, const std::string &ptxas,
          const std::string &sourceName, std::optional<bool> warpSpecialize,
-         std::optional<bool> tma, std::optional<bool> setmaxnreg) {
+         std::optional<bool> tma, std::optional<bool> setmaxnreg,
+         std::optional<bool> persistent) {
         tgemm::CompileOptions options;
         options.lowering = lowering;
         options.chip = chip;
@@ -83,6 +84,7 @@ PYBIND11_MODULE(_tgemm, m) {
         options.warpSpecialize = warpSpecialize;
         options.tma = tma;
         options.setmaxnreg = setmaxnreg;
+        options.persistent = persistent;
         return compileToDict(source, options);
       },
       py::arg("source"), py::arg("lowering"), py::arg("chip"),
@@ -90,7 +92,7 @@ PYBIND11_MODULE(_tgemm, m) {
       py::arg("swizzle"), py::arg("padding"), py::arg("opt_level"),
       py::arg("emit_cubin"), py::arg("ptxas"), py::arg("source_name"),
       py::arg("warp_specialize") = py::none(), py::arg("tma") = py::none(),
-      py::arg("setmaxnreg") = py::none(),
+      py::arg("setmaxnreg") = py::none(), py::arg("persistent") = py::none(),
       "Compiles MLIR text; returns {success, diagnostics, modules: [{name, "
       "chip, ptx, cubin}], manifest (JSON text)}.");
 

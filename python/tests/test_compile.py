@@ -97,6 +97,25 @@ def test_manifest_fields(example):
     assert all(a["kind"] == "memref" and a["rank"] == 2 for a in k["args"])
     # The same JSON tgemm-translate writes (docs/manifest.md).
     assert json.loads(kernel.manifest_json()) == manifest
+    # Written only when true.
+    assert "persistent" not in k
+
+
+@pytest.mark.parametrize("lowering,chip", [("ptx", "sm_90"),
+                                           ("wgmma", "sm_90a")])
+def test_persistent(example, lowering, chip):
+    kernel = tgemm.compile(example("gemm-f16-f32.mlir"), lowering, chip,
+                           persistent=True)
+    [k] = kernel.kernels
+    assert k["persistent"] is True
+    # The grid still lists the tiles; the runtime launches fewer blocks.
+    assert k["grid"][0] * k["grid"][1] == (4096 // k["config"]["block"][0]) * (
+        4096 // k["config"]["block"][1])
+    # Each block loops over tile indices: the loop's step is the grid.
+    assert "%nctaid.x" in kernel.ptx
+    plain = tgemm.compile(example("gemm-f16-f32.mlir"), lowering, chip,
+                          persistent=False)
+    assert "persistent" not in plain.kernels[0]
 
 
 def test_dynamic_manifest(example):

@@ -174,7 +174,7 @@ def _optional_flag(value):
 def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
             async_copy=True, ldmatrix=True, swizzle="xor", padding=16,
             warp_specialize=None, tma=None, setmaxnreg=None,
-            opt_level=3, emit_cubin=False, ptxas=None,
+            persistent=None, opt_level=3, emit_cubin=False, ptxas=None,
             source_name="<source>"):
     """Compiles MLIR text holding `tgemm.matmul` ops through
     `--tgemm-pipeline` and returns a CompiledKernel.
@@ -186,8 +186,9 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     stages (0 keeps each config's), async_copy, ldmatrix, swizzle ("xor",
     "pad", "none") and padding (bytes) are the pipeline's options (README.md,
     "The pipeline"); warp_specialize, tma and setmaxnreg switch wgmma's
-    producer warpgroup, TMA copies and setmaxnreg (None keeps the selected
-    schedule's). emit_cubin also assembles each module with ptxas (found
+    producer warpgroup, TMA copies and setmaxnreg, and persistent (every
+    family) a grid of the blocks that fit at once, each looping over tiles
+    (None keeps the selected schedule's). emit_cubin also assembles each module with ptxas (found
     in CUDA_HOME, /usr/local/cuda or PATH unless `ptxas` gives its path).
     source_name is the file name diagnostics show.
 
@@ -213,7 +214,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         emit_cubin=bool(emit_cubin), ptxas="" if ptxas is None else
         os.fspath(ptxas), source_name=str(source_name),
         warp_specialize=_optional_flag(warp_specialize),
-        tma=_optional_flag(tma), setmaxnreg=_optional_flag(setmaxnreg))
+        tma=_optional_flag(tma), setmaxnreg=_optional_flag(setmaxnreg),
+        persistent=_optional_flag(persistent))
     diagnostics = result["diagnostics"].decode("utf-8", "replace")
     if not result["success"]:
         raise CompileError(diagnostics)
