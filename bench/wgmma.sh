@@ -16,8 +16,10 @@
 #                                  the same process; DIR/wgmma.csv and a
 #                                  table of medians with the ratio to cuBLAS
 #   bench/wgmma.sh sanitize [DIR]  on the GPU host: compute-sanitizer memcheck
-#                                  and racecheck on each wgmma kernel alone
-#                                  (--no-anchor, no --check)
+#                                  and racecheck on each wgmma kernel and
+#                                  each persistent one alone (--no-anchor,
+#                                  no --check; persistent kernels with
+#                                  --persistent-blocks 2 over 3 x 3 tiles)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/build-runtime.sh
@@ -77,15 +79,24 @@ run() {
   local failed=0 csv="$dir/wgmma.csv"
   echo "== checks at odd shapes"
   for json in "$dir"/*.json; do
+    # A persistent kernel also with 3 blocks per grid layer, so that each
+    # block loops over several tiles at the small shapes too.
+    local limits=("")
+    grep -q '"persistent": *true' "$json" && limits=("" 3)
     for shape in $check_shapes; do
       IFS=x read -r m n k <<< "$shape"
-      if ! "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" --n "$n" \
-          --k "$k" --check --reps 0 > "$dir/check.log" 2>&1; then
-        echo "FAILED: $(basename "$json" .json) at $shape"; failed=1
-        tail -3 "$dir/check.log"
-      fi
+      for limit in "${limits[@]}"; do
+        if ! "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" \
+            --n "$n" --k "$k" ${limit:+--persistent-blocks "$limit"} \
+            --check --reps 0 > "$dir/check.log" 2>&1; then
+          echo "FAILED: $(basename "$json" .json) at $shape${limit:+, $limit blocks}"
+          failed=1
+          tail -3 "$dir/check.log"
+        fi
+      done
     done
   done
+  [ "$rounds" -gt 0 ] || return $failed
   echo "== timing: $rounds rounds x ($sizes), every kernel in turn"
   "$tool" --csv-header | sed 's/$/,round/' > "$csv"
   for round in $(seq "$rounds"); do
@@ -126,10 +137,18 @@ PY
 sanitize() {
   build_runtime "$dir"
   local failed=0
-  for json in "$dir"/wgmma-*.json; do
+  for json in "$dir"/*.json; do
+    # A persistent kernel at a shape of 3 x 3 tiles or more (edges
+    # included), 2 blocks: each block loops over several tiles.
+    local args=(--m 256 --n 256 --k 256)
+    if grep -q '"persistent": *true' "$json"; then
+      args=(--m 384 --n 520 --k 320 --persistent-blocks 2)
+    elif [[ "$(basename "$json")" != wgmma-* ]]; then
+      continue
+    fi
     for t in memcheck racecheck; do
       if compute-sanitizer --tool "$t" --error-exitcode 99 "$tool" \
-          "${json%.json}.ptx" --manifest "$json" --m 256 --n 256 --k 256 \
+          "${json%.json}.ptx" --manifest "$json" "${args[@]}" \
           --reps 0 --no-anchor > "$dir/sanitizer.log" 2>&1; then
         echo "$(basename "$json" .json) $t: clean ($(grep -oE '(ERROR|RACECHECK) SUMMARY: .*' "$dir/sanitizer.log" || echo 'no summary'))"
       else

@@ -147,7 +147,13 @@ void SlabStaging::readBack(
     function_ref<void(OpBuilder &, Value, Value, Value)> store) const {
   int64_t fm = piece / slabGroups;
   int64_t firstCol = piece % slabGroups * slabCols;
-  forEachTileChunk(
+  // Where a slab holds only part of the warp tile, the rest of the
+  // accumulator is still live while a piece is read back: a loop over its
+  // rounds of vectors keeps one round's loads in registers (unrolled, the
+  // loads of every round are in flight at once, C's too where the
+  // epilogue reads it).
+  auto each = slabGroups > 1 ? forEachTileChunkRolled : forEachTileChunk;
+  each(
       b, loc, 16, vectorsPerRow, 32, lane,
       [&](OpBuilder &cb, Value r, Value piece, bool) {
         IndexMath m{cb, loc};

@@ -123,11 +123,11 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     plan.barriers[alloc] = offset;
     offset += alloc.getType().getCount() * ::tgemm::kBarrierBytes;
   });
+  int64_t afterRings = llvm::alignTo(offset, ::tgemm::kRingAlignment);
   ::tgemm::EpilogueScratch scratch =
-      ::tgemm::epilogueScratch(fact, schedule, warps, warpTileN);
+      ::tgemm::epilogueScratch(fact, schedule, warps, warpTileN, afterRings);
   plan.slabColumns = scratch.slabColumns;
-  plan.scratchOffset =
-      scratch.overRings ? 0 : llvm::alignTo(offset, ::tgemm::kRingAlignment);
+  plan.scratchOffset = scratch.overRings ? 0 : afterRings;
   plan.totalBytes = std::max(offset, plan.scratchOffset + scratch.bytes);
   return plan;
 }

@@ -178,9 +178,23 @@ RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
   return ring;
 }
 
+/// The shared memory one block may have on every chip that runs `fact`.
+static int64_t sharedBytesForFact(const MmaFact &fact) {
+  int64_t bytes = 0;
+  for (const ChipInfo &chip : getChips()) {
+    if (chip.sm < fact.minSm ||
+        (needsArchSpecificChip(fact.family) && !chip.archSpecific))
+      continue;
+    if (bytes == 0 || chip.maxSharedBytesPerBlock < bytes)
+      bytes = chip.maxSharedBytesPerBlock;
+  }
+  return bytes;
+}
+
 EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
                                        const Schedule &schedule,
-                                       int64_t warps, int64_t warpTileN) {
+                                       int64_t warps, int64_t warpTileN,
+                                       int64_t afterRings) {
   int64_t accBytes = bitWidth(fact.acc) / 8;
   EpilogueScratch scratch;
   if (fact.family == Family::Wmma) {
@@ -191,25 +205,41 @@ EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
   }
   // mma.sync and wgmma: each warp stages 16 rows of its accumulator at a
   // time, rows padded by 16 bytes, over the rings (dead by then), or,
-  // where a persistent producer is refilling them, after them in narrower
-  // slabs.
+  // where a persistent producer is refilling them, after them in slabs as
+  // wide as the shared memory left allows.
+  auto bytesFor = [&](int64_t columns) {
+    return warps * 16 * (columns * accBytes + 16);
+  };
   scratch.overRings = !(schedule.persistent && schedule.warpSpecialize);
   scratch.slabColumns = warpTileN;
   if (!scratch.overRings) {
-    // The widest slab up to kPersistentSlabColumns that divides the warp
-    // tile in whole fragments (pairs of them where it can).
+    // Slabs of whole fragments that divide the warp tile, pairs of them
+    // where the warp tile has such divisors.
     int64_t n = fact.shape.n;
+    llvm::SmallVector<int64_t, 8> widths;
     for (int64_t step : {2 * n, n}) {
-      int64_t cols = std::min(warpTileN, kPersistentSlabColumns) / step * step;
-      while (cols > 0 && warpTileN % cols != 0)
-        cols -= step;
-      if (cols > 0) {
+      for (int64_t cols = warpTileN / step * step; cols > 0; cols -= step)
+        if (warpTileN % cols == 0)
+          widths.push_back(cols); // widest first
+      if (!widths.empty())
+        break;
+    }
+    // The widest whose scratch fits beside the rings; where the narrowest
+    // leaves room for two blocks on a multiprocessor, the widest that
+    // still does (a wider slab is fewer barriers per tile, not worth a
+    // block). None fits: the narrowest, which the shared-memory rule
+    // refuses.
+    int64_t limit = sharedBytesForFact(fact);
+    if (!widths.empty() && afterRings + bytesFor(widths.back()) <= limit / 2)
+      limit /= 2;
+    scratch.slabColumns = widths.empty() ? warpTileN : widths.back();
+    for (int64_t cols : widths)
+      if (afterRings + bytesFor(cols) <= limit) {
         scratch.slabColumns = cols;
         break;
       }
-    }
   }
-  scratch.bytes = warps * 16 * (scratch.slabColumns * accBytes + 16);
+  scratch.bytes = bytesFor(scratch.slabColumns);
   return scratch;
 }
 
@@ -254,8 +284,10 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
   }
   bool overRings = false;
   if (const MmaFact *fact = lookupMma(family, p.a, p.b, p.acc)) {
-    EpilogueScratch scratch = epilogueScratch(
-        *fact, s, c.warps[0] * c.warps[1], c.block[1] / c.warps[1]);
+    EpilogueScratch scratch =
+        epilogueScratch(*fact, s, c.warps[0] * c.warps[1],
+                        c.block[1] / c.warps[1],
+                        llvm::alignTo(ringsEnd, kRingAlignment));
     plan.scratchBytes = scratch.bytes;
     plan.slabColumns = scratch.slabColumns;
     overRings = scratch.overRings;

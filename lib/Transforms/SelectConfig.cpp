@@ -112,7 +112,12 @@ struct SelectConfigPass
           split.splitK = ::tgemm::chooseSplitK(
               op.getStaticM(), op.getStaticN(), op.getStaticK(),
               op.getStaticBatch(), tile, sms, deterministic);
-          if (split.splitK > 1 && tryConfig(op, split, schedule, target))
+          // K is split only where the tiles leave more than half of the
+          // SMs idle, so that a persistent block would take one tile:
+          // the split kernel is launched one block per part instead.
+          ::tgemm::Schedule unpersistent = schedule;
+          unpersistent.persistent = false;
+          if (split.splitK > 1 && tryConfig(op, split, unpersistent, target))
             return true;
         }
         if (tryConfig(op, tile, schedule, target))

@@ -101,20 +101,20 @@ def test_manifest_fields(example):
     assert "persistent" not in k
 
 
-@pytest.mark.parametrize("lowering,chip", [("ptx", "sm_90"),
-                                           ("wgmma", "sm_90a")])
-def test_persistent(example, lowering, chip):
-    kernel = tgemm.compile(example("gemm-f16-f32.mlir"), lowering, chip,
-                           persistent=True)
+@pytest.mark.parametrize("name,lowering,chip", [
+    ("gemm-f16-f32.mlir", "ptx", "sm_90"),
+    ("gemm-f16-f32-wgmma.mlir", "wgmma", "sm_90a")])
+def test_persistent(example, name, lowering, chip):
+    kernel = tgemm.compile(example(name), lowering, chip, persistent=True)
     [k] = kernel.kernels
     assert k["persistent"] is True
     # The grid still lists the tiles; the runtime launches fewer blocks.
-    assert k["grid"][0] * k["grid"][1] == (4096 // k["config"]["block"][0]) * (
-        4096 // k["config"]["block"][1])
+    block = k["config"]["block"]
+    assert k["grid"][:2] == [{"dim": "n", "tile": block[1]},
+                             {"dim": "m", "tile": block[0]}]
     # Each block loops over tile indices: the loop's step is the grid.
     assert "%nctaid.x" in kernel.ptx
-    plain = tgemm.compile(example("gemm-f16-f32.mlir"), lowering, chip,
-                          persistent=False)
+    plain = tgemm.compile(example(name), lowering, chip, persistent=False)
     assert "persistent" not in plain.kernels[0]
 
 

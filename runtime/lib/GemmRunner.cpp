@@ -112,7 +112,13 @@ std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
 
 std::array<uint32_t, 3> CompiledKernel::launchGrid(
     const LaunchDims &dims) const {
-  return kernel.persistent ? persistentLaunchGrid(dims, resident) : dims.grid;
+  if (!kernel.persistent)
+    return dims.grid;
+  std::array<uint32_t, 3> grid = persistentLaunchGrid(dims, resident);
+  if (blockLimit > 0)
+    grid[0] = static_cast<uint32_t>(
+        std::min<int64_t>(grid[0], blockLimit));
+  return grid;
 }
 
 void CompiledKernel::launch(const LaunchDims &dims, KernelArgs &args,

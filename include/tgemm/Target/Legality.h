@@ -226,14 +226,16 @@ struct EpilogueScratch {
   /// 16 rows by that many columns at a time.
   int64_t slabColumns = 0;
 };
-/// The widest slab (of those dividing the warp tile) of a persistent
-/// warp-specialized kernel, whose scratch
-/// cannot overlay the rings (the producer fills them for the next tile
-/// while the consumers store): 64 columns (16 rows of 64 f32 accumulators
-/// are 4 KiB per warp, 34 KiB for 8 warps).
-constexpr int64_t kPersistentSlabColumns = 64;
+/// The epilogue's scratch for `warps` warps of `warpTileN` columns. A
+/// persistent warp-specialized kernel's cannot overlay the rings (the
+/// producer fills them for the next tile while the consumers store): it
+/// starts at `afterRings` (past the rings and barriers, aligned) and its
+/// slabs are the widest that fit the shared memory of every chip running
+/// `fact` (kept to half of it where the narrowest slab leaves room for two
+/// blocks on a multiprocessor).
 EpilogueScratch epilogueScratch(const MmaFact &fact, const Schedule &schedule,
-                                int64_t warps, int64_t warpTileN);
+                                int64_t warps, int64_t warpTileN,
+                                int64_t afterRings);
 
 /// The whole plan for a problem's kernel under a config and schedule.
 SharedMemoryPlan planSharedMemory(const Problem &problem,

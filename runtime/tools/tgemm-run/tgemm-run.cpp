@@ -73,6 +73,10 @@ anchor) stays the plain GEMM without them. Reports name the steps
                     adds bytes, kernel_gbs, copy_ms and copy_gbs (GB/s)
   --no-anchor       do not time the reference library (e.g. under
                     compute-sanitizer, to check the kernel alone)
+  --persistent-blocks N
+                    launch a persistent kernel with at most N blocks per
+                    grid layer (default: as many as fit at once), so that
+                    each block loops over several tiles
   --seed S          seed of the random inputs (default 1)
   --device D        CUDA device ordinal (default 0)
   --self-test       check the references against a CPU GEMM on this GPU
@@ -87,6 +91,7 @@ struct Options {
   std::optional<int64_t> m, n, k, batch;
   StorageRequests storage;
   int reps = 50, warmup = 5, device = 0;
+  int64_t persistentBlocks = 0;
   uint64_t seed = 1;
   bool check = false, csv = false, csvHeader = false, json = false;
   bool cublasOnly = false, noFlush = false, noAnchor = false, copy = false;
@@ -183,6 +188,8 @@ Options parseOptions(int argc, char **argv) {
       o.noFlush = flag();
     else if (arg == "--no-anchor")
       o.noAnchor = flag();
+    else if (arg == "--persistent-blocks")
+      o.persistentBlocks = parseInteger<int64_t>(arg, next(), 1, 2147483647);
     else if (arg == "--copy")
       o.copy = flag();
     else if (arg == "--self-test")
@@ -212,6 +219,9 @@ void validateRunOptions(const Options &o) {
     fail(ErrorKind::Usage, "missing --manifest FILE (see --help)");
   if (o.cublasOnly && o.check)
     fail(ErrorKind::Usage, "--check needs a kernel; --cublas-only has none");
+  if (o.persistentBlocks > 0 && o.cublasOnly)
+    fail(ErrorKind::Usage,
+         "--persistent-blocks needs a kernel; --cublas-only has none");
   if (!o.cublasOnly && o.kernelFile.empty())
     fail(ErrorKind::Usage, "missing the kernel file (PTX or cubin); or use "
                            "--cublas-only");
@@ -232,6 +242,10 @@ int run(const Options &o) {
   Manifest manifest = readManifestFile(o.manifest);
   const KernelManifest &kernel =
       selectKernel(manifest, o.kernelName, o.manifest);
+  if (o.persistentBlocks > 0 && !kernel.persistent)
+    fail(ErrorKind::Usage, "--persistent-blocks: kernel '" + kernel.name +
+                               "' is not persistent (its manifest entry has "
+                               "no \"persistent\": true)");
   GemmShape shape = resolveShape(kernel, o.m, o.n, o.k, o.batch);
   checkRequirements(kernel, shape);
   computeLaunch(kernel, shape);
@@ -244,8 +258,10 @@ int run(const Options &o) {
 
   Device device(o.device);
   std::unique_ptr<CompiledKernel> compiled;
-  if (binary)
+  if (binary) {
     compiled = std::make_unique<CompiledKernel>(device, kernel, *binary);
+    compiled->setPersistentBlockLimit(o.persistentBlocks);
+  }
   GemmRunner runner(device, kernel, compiled.get());
   RunOptions options;
   options.reps = o.reps;

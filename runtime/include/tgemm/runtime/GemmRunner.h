@@ -55,7 +55,8 @@ public:
   /// with launchGrid(dims).
   void launch(const LaunchDims &dims, KernelArgs &args, CUstream stream);
   /// The grid launch() launches for `dims`: dims.grid, or for a persistent
-  /// kernel persistentLaunchGrid(dims, residentBlocks()).
+  /// kernel persistentLaunchGrid(dims, residentBlocks()), its x at most the
+  /// block limit where one is set.
   std::array<uint32_t, 3> launchGrid(const LaunchDims &dims) const;
   const KernelManifest &manifest() const { return kernel; }
   int registersPerThread() const { return registers; }
@@ -63,6 +64,10 @@ public:
   /// at once (blocks per multiprocessor x multiprocessors); 0 for a kernel
   /// that is not persistent.
   int64_t residentBlocks() const { return resident; }
+  /// Launches a persistent kernel with at most `blocks` blocks per grid
+  /// layer (its grid x), so that a small problem still gives each block
+  /// several tiles (tgemm-run --persistent-blocks). 0: no limit.
+  void setPersistentBlockLimit(int64_t blocks) { blockLimit = blocks; }
 
 private:
   KernelManifest kernel;
@@ -70,6 +75,7 @@ private:
   CUfunction function = nullptr;
   int registers = 0;
   int64_t resident = 0;
+  int64_t blockLimit = 0;
 };
 
 struct RunOptions {

@@ -1,0 +1,34 @@
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false" | FileCheck %s
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false split-k=false" | FileCheck %s --check-prefix=NOSPLIT
+
+// A persistent entry stays persistent where its tiles fill the chip, and
+// is launched one block per part where K is split (the split is chosen
+// only where the tiles leave more than half of the SMs idle, so that a
+// persistent block would take one tile).
+
+// 4096 x 4096 is 1024 tiles of 128 x 128.
+// CHECK-LABEL: func.func @large
+// CHECK: config(<block = [128, 128, 32], warps = [2, 2], stages = 4>) schedule(<{{.*}}persistent = true>)
+func.func @large(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>,
+                 %c: memref<4096x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>, memref<4096x4096xf32>
+  return
+}
+
+// -----
+
+// 512 x 512 is 16 tiles for 132 SMs: K is split, and the kernel is not
+// persistent; without a split it stays persistent.
+// CHECK-LABEL: func.func @deep
+// CHECK: split_k = 8>)
+// CHECK-NOT: persistent
+// CHECK: return
+// NOSPLIT-LABEL: func.func @deep
+// NOSPLIT: config(<block = [128, 128, 32], warps = [2, 2], stages = 4>) schedule(<{{.*}}persistent = true>)
+func.func @deep(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
+                %c: memref<512x512xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
+  return
+}
