@@ -103,7 +103,16 @@ struct SelectConfigPass
       int64_t sms = smCount > 0 ? int64_t(smCount) : target.chip->sms;
       std::string stagesNote;
       auto take = [&](::tgemm::TileConfig tile,
-                      const ::tgemm::Schedule &schedule) {
+                      const ::tgemm::Schedule &measured) {
+        // A persistent entry was measured with operands wgmma reads as
+        // stored; where the producer stages and transposes one instead
+        // (an 8-bit or tf32 MN-major operand), it holds that work's
+        // registers beside the tile loop's and spills: one block per tile.
+        ::tgemm::Schedule schedule = measured;
+        if (schedule.persistent &&
+            ::tgemm::transposePlan(getProblem(op), target.family, schedule)
+                .staged)
+          schedule.persistent = false;
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;

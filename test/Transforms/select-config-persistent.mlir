@@ -1,5 +1,6 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false" | FileCheck %s
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false split-k=false" | FileCheck %s --check-prefix=NOSPLIT
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false" | FileCheck %s --check-prefix=WG
 
 // A persistent entry stays persistent where its tiles fill the chip, and
 // is launched one block per part where K is split (the split is chosen
@@ -30,5 +31,31 @@ func.func @deep(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
                 %c: memref<512x512xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
+  return
+}
+
+// -----
+
+// wgmma reads this s8 A and B as stored: the persistent entry as it is.
+// WG-LABEL: func.func @s8_native
+// WG: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true>)
+func.func @s8_native(%a: memref<4096x4096xi8>, %b: memref<4096x4096xi8>,
+                     %c: memref<4096x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
+      : memref<4096x4096xi8>, memref<4096x4096xi8>, memref<4096x4096xi32>
+  return
+}
+
+// -----
+
+// A row-major s8 B is staged and transposed by the producer: the entry is
+// taken one block per tile (and with the stages that fit beside the
+// staging ring).
+// WG-LABEL: func.func @s8_staged
+// WG: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
+func.func @s8_staged(%a: memref<4096x4096xi8>, %b: memref<4096x4096xi8>,
+                     %c: memref<4096x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      : memref<4096x4096xi8>, memref<4096x4096xi8>, memref<4096x4096xi32>
   return
 }
