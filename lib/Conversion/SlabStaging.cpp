@@ -3,10 +3,12 @@
 // The staged epilogue of the families whose warp accumulator has the m16n8
 // layout of the facts table (mma.sync; wgmma, per warp): once every copy
 // has landed and every warp is past its last multiply, the rings are dead
-// and each warp's slab may lie over them. A warp writes 16 rows of its
-// accumulator at a time (a piece per m-fragment) to its slab, then its
-// lanes read 16-byte pieces of C's worth of elements back, for one vector
-// store each.
+// and each warp's slab may lie over them (a persistent warp-specialized
+// kernel's lies after them, as wide as the shared memory allows: the
+// producer is filling them for the next tile). A warp writes 16 rows of
+// its accumulator by a slab's columns at a time (a piece per m-fragment
+// and slab) to its slab, then its lanes read 16-byte pieces of C's worth
+// of elements back, for one vector store each.
 //
 //===----------------------------------------------------------------------===//
 

@@ -108,10 +108,12 @@ struct SelectConfigPass
         // stored; where the producer stages and transposes one instead
         // (an 8-bit or tf32 MN-major operand), it holds that work's
         // registers beside the tile loop's and spills: one block per tile.
+        // A config that splits K already is not persistent either (below).
         ::tgemm::Schedule schedule = measured;
         if (schedule.persistent &&
-            ::tgemm::transposePlan(getProblem(op), target.family, schedule)
-                .staged)
+            (tile.splitK > 1 ||
+             ::tgemm::transposePlan(getProblem(op), target.family, schedule)
+                 .staged))
           schedule.persistent = false;
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)

@@ -341,13 +341,17 @@ private:
       function_ref<SmallVector<Value>(OpBuilder &, ValueRange)> body) {
     IndexMath im{b, loc};
     auto [tilesM, tilesN] = tileCounts(b);
+    // One op per statement: the IR's order does not hang on the order in
+    // which C++ evaluates arguments.
     Value gridX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
     Value gridY = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
-    Value first =
-        im.add(im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), gridX),
-               gpu::BlockIdOp::create(b, loc, gpu::Dimension::x));
+    Value blockX = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    Value blockY = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
+    Value first = im.add(im.mul(blockY, gridX), blockX);
+    Value step = im.mul(gridX, gridY);
+    Value tiles = im.mul(tilesM, tilesN);
     auto loop = scf::ForOp::create(
-        b, loc, first, im.mul(tilesM, tilesN), im.mul(gridX, gridY), init,
+        b, loc, first, tiles, step, init,
         [&](OpBuilder &lb, Location, Value t, ValueRange carried) {
           auto [row, col] =
               tileOfIndex(lb, loc, t, tilesM, tilesN, config.getRaster());

@@ -116,6 +116,7 @@ def test_persistent(example, name, lowering, chip):
     assert "%nctaid.x" in kernel.ptx
     plain = tgemm.compile(example(name), lowering, chip, persistent=False)
     assert "persistent" not in plain.kernels[0]
+    assert "%nctaid.x" not in plain.ptx
 
 
 def test_dynamic_manifest(example):
