@@ -36,6 +36,21 @@ func.func @deep(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
 
 // -----
 
+// An entry that splits K itself is taken without persistent too (here
+// also with split-k=false, which only stops the pass choosing a split).
+// CHECK-LABEL: func.func @entry_split
+// CHECK: split_k = 4>) schedule(<>)
+// NOSPLIT-LABEL: func.func @entry_split
+// NOSPLIT: split_k = 4>) schedule(<>)
+func.func @entry_split(%a: memref<512x16384xbf16>, %b: memref<512x16384xbf16>,
+                       %c: memref<512x512xbf16>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<512x16384xbf16>, memref<512x16384xbf16>, memref<512x512xbf16>
+  return
+}
+
+// -----
+
 // wgmma reads this s8 A and B as stored: the persistent entry as it is.
 // WG-LABEL: func.func @s8_native
 // WG: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true>)
