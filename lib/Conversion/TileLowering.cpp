@@ -562,7 +562,7 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
     Operation *hopperOnly = nullptr;
     kernel.walk([&](Operation *op) {
       if (isa<AllocBarriersOp, InitBarriersOp, WaitBarrierOp, ArriveBarrierOp,
-              BulkCopyTileOp, SetMaxRegistersOp>(op) &&
+              BulkCopyTileOp, SetMaxRegistersOp, SyncClusterOp>(op) &&
           !hopperOnly)
         hopperOnly = op;
     });
@@ -585,8 +585,10 @@ mlir::tgemm::selectInstruction(gpu::GPUFuncOp kernel, ::tgemm::Family family) {
                                            ? "sm_90a"
                                            : "sm_90"),
       family};
-  ::tgemm::Problem problem{result.fact->a, result.fact->b, result.fact->acc,
-                           result.fact->acc};
+  ::tgemm::Problem problem;
+  problem.a = result.fact->a;
+  problem.b = result.fact->b;
+  problem.acc = problem.c = result.fact->acc;
   problem.rowA = mma.getLayoutA() == Layout::Row;
   problem.rowB = mma.getLayoutB() == Layout::Row;
   if (::tgemm::Verdict v = ::tgemm::checkFamily(problem, target))

@@ -79,6 +79,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   take(options.tma, "tma");
   take(options.setmaxnreg, "setmaxnreg");
   take(options.persistent, "persistent");
+  take(options.cluster, "cluster");
   if (!overrides.empty()) {
     std::unique_ptr<Pass> override = createTGemmOverrideConfig();
     // The values were checked when the pipeline's options were parsed.

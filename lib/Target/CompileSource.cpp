@@ -74,6 +74,8 @@ CompileResult compileSource(const std::string &source,
     pipeline.setmaxnreg = *options.setmaxnreg;
   if (options.persistent)
     pipeline.persistent = *options.persistent;
+  if (options.cluster)
+    pipeline.cluster = *options.cluster;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

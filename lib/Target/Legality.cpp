@@ -154,6 +154,37 @@ std::array<int64_t, 2> tgemm::tensorMapBox(int64_t rows, int64_t cols,
   return {rows, std::min<int64_t>(cols, 128 * 8 / elementBits)};
 }
 
+std::optional<MulticastSplit> tgemm::multicastSplit(int64_t rows,
+                                                    int64_t rowBytes,
+                                                    int64_t panelBytes,
+                                                    int64_t parts) {
+  MulticastSplit split;
+  if (parts <= 1)
+    return MulticastSplit{0, rows};
+  if (panelBytes > 0 && rowBytes > panelBytes) {
+    int64_t panels = llvm::divideCeil(rowBytes, panelBytes);
+    if (panels % parts)
+      return std::nullopt;
+    split.panels = panels / parts;
+    return split;
+  }
+  if (rows % (parts * 8))
+    return std::nullopt;
+  split.rows = rows / parts;
+  return split;
+}
+
+std::array<int64_t, 2> tgemm::multicastBox(int64_t rows, int64_t cols,
+                                           int64_t elementBits,
+                                           int64_t cluster) {
+  std::array<int64_t, 2> box = tensorMapBox(rows, cols, elementBits);
+  std::optional<MulticastSplit> split =
+      multicastSplit(rows, cols * elementBits / 8, 128, cluster);
+  if (split && split->rows)
+    box[0] = split->rows;
+  return box;
+}
+
 RingPlan tgemm::planRing(int64_t offset, int64_t stages, int64_t rows,
                          int64_t cols, int64_t elementBits, Swizzle swizzle,
                          int64_t padding, int64_t alignment,
@@ -637,8 +668,20 @@ Verdict tgemm::checkPadding(int64_t padding) {
                        .str());
 }
 
+Verdict tgemm::checkCluster(int64_t cluster) {
+  if (cluster >= 1 && cluster <= kMaxCluster)
+    return std::nullopt;
+  return violation("schedule",
+                   llvm::formatv("cluster ({0}) must be between 1 and {1} "
+                                 "blocks",
+                                 cluster, kMaxCluster)
+                       .str());
+}
+
 Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
   if (Verdict v = checkPadding(s.padding))
+    return v;
+  if (Verdict v = checkCluster(s.cluster))
     return v;
   if (family == Family::Wgmma) {
     if (s.swizzle != Swizzle::Xor)
@@ -674,8 +717,22 @@ Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
                        "a warp-specialized kernel refills each stage as soon "
                        "as its consumers release it: refill_after_mma and "
                        "interleave_copies do not apply");
+    if (s.cluster > 1 && !s.tma)
+      return violation("schedule",
+                       llvm::formatv("cluster = {0} needs tma = true: the "
+                                     "blocks of a cluster share B's tiles "
+                                     "by TMA multicast",
+                                     s.cluster)
+                           .str());
     return std::nullopt;
   }
+  if (s.cluster > 1)
+    return violation(
+        "schedule",
+        llvm::formatv("cluster = {0} is a wgmma knob (TMA multicast on "
+                      "sm_90a); the {1} lowering has none",
+                      s.cluster, loweringName(family))
+            .str());
   if (s.warpSpecialize || s.tma || s.setMaxRegisters)
     return violation(
         "schedule",
@@ -808,6 +865,35 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
                           "and wgmma needs about {5} beside the "
                           "accumulator: use fewer warps or a narrower block N",
                           wm, wn, acc, threads, budget, kWgmmaRegisterHeadroom)
+                .str());
+    }
+    if (s.cluster > 1) {
+      if (c.splitK > 1)
+        return violation(
+            "schedule",
+            llvm::formatv("cluster = {0} with split_k = {1}: the blocks of "
+                          "a cluster take tiles one above the other, and "
+                          "split K's parts are not tiles; use one of them",
+                          s.cluster, c.splitK)
+                .str());
+      if (transposePlan(p, family, s).any())
+        return violation(
+            "schedule",
+            llvm::formatv("cluster = {0}: this kernel's producer transposes "
+                          "an operand on its way into shared memory, and "
+                          "only a bulk copy straight into the ring can be "
+                          "multicast; use cluster = 1",
+                          s.cluster)
+                .str());
+      RingShapes shapes = ringShapes(p, c);
+      if (!multicastSplit(shapes.bRows, shapes.bCols * bitWidth(p.b) / 8,
+                          ringPanelBytes(family), s.cluster))
+        return violation(
+            "schedule",
+            llvm::formatv("cluster = {0}: B's {1}x{2} tile cannot be cut "
+                          "into {0} bulk copies (whole 128-byte panels, or "
+                          "bands of a multiple of 8 rows)",
+                          s.cluster, shapes.bRows, shapes.bCols)
                 .str());
     }
     return std::nullopt;

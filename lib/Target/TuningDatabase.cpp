@@ -115,11 +115,17 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
           return fail("option \"padding\" must be a multiple of 16 in [0, "
                       "256]");
         o.padding = *bytes;
+      } else if (name == "cluster") {
+        std::optional<int64_t> blocks = value.getAsInteger();
+        if (!blocks || checkCluster(*blocks))
+          return fail("option \"cluster\" must be an integer from 1 to " +
+                      std::to_string(kMaxCluster));
+        o.cluster = *blocks;
       } else {
         return fail("unknown option \"" + name +
                     "\"; known: swizzle, padding, async-copy, ldmatrix, "
                     "refill-after-mma, interleave-copies, prefetch-fragments, "
-                    "warp-specialize, tma, setmaxnreg, persistent");
+                    "warp-specialize, tma, setmaxnreg, persistent, cluster");
       }
     }
   }
@@ -177,6 +183,8 @@ Schedule TunedConfig::schedule(Family family) const {
     s.setMaxRegisters = *options.setmaxnreg;
   if (options.persistent)
     s.persistent = *options.persistent;
+  if (options.cluster)
+    s.cluster = *options.cluster;
   if (options.prefetchFragments)
     s.prefetchFragments = *options.prefetchFragments;
   return s;

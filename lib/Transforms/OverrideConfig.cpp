@@ -34,6 +34,9 @@ struct OverrideConfigPass
           "split-k", "expected an integer between 0 and " +
                          llvm::Twine(::tgemm::runtime::kMaxSplitK) + ", got " +
                          llvm::Twine(splitK.getValue())));
+    if (cluster.hasValue())
+      if (::tgemm::Verdict v = ::tgemm::checkCluster(cluster))
+        return failure(reportOptionError("cluster", v->message));
     for (auto [name, value] :
          {std::pair<StringRef, int64_t>{"padding", padding},
           {"prefetch-fragments-min-warps", prefetchMinWarps}})
@@ -50,7 +53,8 @@ struct OverrideConfigPass
            prefetchMinWarps.hasValue() || asyncCopy.hasValue() ||
            ldmatrix.hasValue() || swizzle.hasValue() || padding.hasValue() ||
            warpSpecialize.hasValue() || tma.hasValue() ||
-           setmaxnreg.hasValue() || persistent.hasValue();
+           setmaxnreg.hasValue() || persistent.hasValue() ||
+           cluster.hasValue();
   }
 
   /// What the op's config says in a message, so a rejected override says
@@ -84,6 +88,8 @@ struct OverrideConfigPass
       os << " setmaxnreg = " << (setmaxnreg ? "true" : "false");
     if (persistent.hasValue())
       os << " persistent = " << (persistent ? "true" : "false");
+    if (cluster.hasValue())
+      os << " cluster = " << cluster.getValue();
     return text;
   }
 
@@ -114,6 +120,8 @@ struct OverrideConfigPass
       s.setMaxRegisters = setmaxnreg;
     if (persistent.hasValue())
       s.persistent = persistent;
+    if (cluster.hasValue())
+      s.cluster = cluster;
     return s;
   }
 
@@ -134,13 +142,15 @@ struct OverrideConfigPass
         old ? old.getValue()
             : ::tgemm::defaultSchedule(target.getFamily(), {{0, 0, 0}, {1, 1}, 1});
     bool wasPersistent = s.persistent;
+    int64_t wasCluster = s.cluster;
     s = apply(s, /*warps=*/0, /*stages=*/1);
     // The tile loop is the kernel's own code by now.
-    if (s.persistent != wasPersistent)
+    if (s.persistent != wasPersistent || s.cluster != wasCluster)
       return kernel.emitOpError()
-             << "with" << describeOverride()
-             << ": persistent is fixed when tgemm-tile writes the kernel's "
-                "tile loop; give it before tgemm-tile";
+             << "with" << describeOverride() << ": "
+             << (s.persistent != wasPersistent ? "persistent" : "cluster")
+             << " is fixed when tgemm-tile writes the kernel's tile loop; "
+                "give it before tgemm-tile";
     if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))
       return kernel.emitOpError() << "with" << describeOverride() << ": "
                                   << v->message;
@@ -183,7 +193,8 @@ struct OverrideConfigPass
       ScheduleAttr attr = ScheduleAttr::getChecked(
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,
-          s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent);
+          s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent,
+          s.cluster);
       if (!attr)
         return failure();
       op.setScheduleAttr(attr);

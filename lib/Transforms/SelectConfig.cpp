@@ -115,6 +115,14 @@ struct SelectConfigPass
              ::tgemm::transposePlan(getProblem(op), target.family, schedule)
                  .staged))
           schedule.persistent = false;
+        // A clustered entry shares B's tiles by multicast bulk copies:
+        // where K is split, or the producer transposes an operand, one
+        // block per cluster (the legality module's rule).
+        if (schedule.cluster > 1 &&
+            (tile.splitK > 1 ||
+             ::tgemm::transposePlan(getProblem(op), target.family, schedule)
+                 .any()))
+          schedule.cluster = 1;
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;
@@ -128,6 +136,7 @@ struct SelectConfigPass
           // the split kernel is launched one block per part instead.
           ::tgemm::Schedule unpersistent = schedule;
           unpersistent.persistent = false;
+          unpersistent.cluster = 1;
           if (split.splitK > 1 && tryConfig(op, split, unpersistent, target))
             return true;
         }

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -73,7 +74,8 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
 /// operand's base, offset and row stride (and each epilogue operand's) are
 /// 16-byte aligned. The same for all threads of the kernel.
 Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
-                          Value bMat, Value c, Value k, ValueRange epilogue) {
+                          Value bMat, Value c, Value k, ValueRange epilogue,
+                          int64_t cluster) {
   IndexMath im{b, loc};
   ConfigAttr config = op.getConfigAttr();
   auto isZero = [&](Value v) {
@@ -82,7 +84,9 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
   };
   Value m = memref::DimOp::create(b, loc, c, 0);
   Value n = memref::DimOp::create(b, loc, c, 1);
-  SmallVector<Value> conds = {isZero(im.rem(m, config.getBlockM())),
+  // A cluster's blocks take tiles one above the other: M fills whole
+  // clusters, else a cluster's last block would take rows past C.
+  SmallVector<Value> conds = {isZero(im.rem(m, config.getBlockM() * cluster)),
                               isZero(im.rem(n, config.getBlockN())),
                               isZero(im.rem(k, config.getBlockK()))};
   // Split K's parts need no test of their own: with N a multiple of BN,
@@ -181,12 +185,21 @@ public:
 
     // The block's tile of C: x over N, y over M, or grouped rasterization;
     // a persistent block's tiles are set by its tile loops (forEachTile).
+    // A cluster's blocks take tiles one above the other (clusterTile):
+    // grid x is P blocks per tile column, y the bands of P tile-rows.
     Value bx, by;
     if (!schedule.persistent) {
       bx = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
       by = gpu::BlockIdOp::create(b, loc, gpu::Dimension::y);
-      if (int64_t group = config.getRaster(); group > 1)
+      if (schedule.cluster > 1) {
+        Value gridX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+        Value bands = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+        Value linear = im.add(im.mul(by, gridX), bx);
+        std::tie(by, bx) =
+            clusterTile(b, linear, bands, im.div(gridX, schedule.cluster));
+      } else if (int64_t group = config.getRaster(); group > 1) {
         std::tie(by, bx) = rasterize(b, loc, bx, by, group);
+      }
     }
     // Warp: row-major over the warp grid.
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
@@ -280,7 +293,9 @@ public:
     // The main loop and the epilogue, once with every tile known to be
     // whole and aligned (`in_bounds`: no guard anywhere), once for any size.
     scf::IfOp::create(
-        b, loc, wholeTilesCondition(b, loc, op, a, bMat, c, k, epilogue),
+        b, loc,
+        wholeTilesCondition(b, loc, op, a, bMat, c, k, epilogue,
+                            schedule.cluster),
         [&](OpBuilder &tb, Location) {
           emitMainLoop(tb, /*inBounds=*/true);
           scf::YieldOp::create(tb, loc);
@@ -340,7 +355,8 @@ private:
       OpBuilder &b, ValueRange init,
       function_ref<SmallVector<Value>(OpBuilder &, ValueRange)> body) {
     IndexMath im{b, loc};
-    auto [tilesM, tilesN] = tileCounts(b);
+    Value tilesM, tilesN;
+    std::tie(tilesM, tilesN) = tileCounts(b);
     // One op per statement: the IR's order does not hang on the order in
     // which C++ evaluates arguments.
     Value gridX = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
@@ -350,15 +366,47 @@ private:
     Value first = im.add(im.mul(blockY, gridX), blockX);
     Value step = im.mul(gridX, gridY);
     Value tiles = im.mul(tilesM, tilesN);
+    // A cluster of P blocks loops over bands of P tiles one above the
+    // other, each block taking the tile of its rank (the runtime launches
+    // whole clusters, so every block of one makes the same trips).
+    int64_t p = schedule.cluster;
+    Value rank, bands;
+    if (p > 1) {
+      rank = im.rem(first, p);
+      first = im.div(first, p);
+      step = im.div(step, p);
+      bands = arith::CeilDivUIOp::create(b, loc, tilesM, im.c(p));
+      tiles = im.mul(bands, tilesN);
+    }
     auto loop = scf::ForOp::create(
         b, loc, first, tiles, step, init,
         [&](OpBuilder &lb, Location, Value t, ValueRange carried) {
           auto [row, col] =
-              tileOfIndex(lb, loc, t, tilesM, tilesN, config.getRaster());
+              p > 1 ? clusterTile(lb, IndexMath{lb, loc}.add(
+                                          IndexMath{lb, loc}.mul(t, p), rank),
+                                  bands, tilesN)
+                    : tileOfIndex(lb, loc, t, tilesM, tilesN,
+                                  config.getRaster());
           setTile(lb, row, col);
           scf::YieldOp::create(lb, loc, body(lb, carried));
         });
     return loop.getResults();
+  }
+
+  /// The (tile row, tile column) of block `linear` of a clustered kernel:
+  /// blocks P i to P i + P - 1 (a cluster of P, in rank order) take the P
+  /// tiles one above the other of band tile i, band tiles numbered over
+  /// `bands` bands of P tile-rows by `tilesN` columns as tileOfIndex
+  /// numbers tiles (groups of raster / P bands: as many tile-rows as
+  /// without clusters). Each B tile is so shared by the cluster.
+  std::pair<Value, Value> clusterTile(OpBuilder &b, Value linear, Value bands,
+                                      Value tilesN) {
+    IndexMath im{b, loc};
+    int64_t p = schedule.cluster;
+    auto [band, col] =
+        tileOfIndex(b, loc, im.div(linear, p), bands, tilesN,
+                    std::max<int64_t>(1, config.getRaster() / p));
+    return {im.add(im.mul(band, p), im.rem(linear, p)), col};
   }
 
   /// The main loop and the epilogue of one tile, every thread of the block
@@ -485,7 +533,12 @@ private:
           b, loc, useTma,
           im.c(staged ? 1 + ::tgemm::kWarpgroupThreads : 1), copyArrivals);
     InitBarriersOp::create(b, loc, full, copyArrivals);
-    InitBarriersOp::create(b, loc, empty, im.c(consumerThreads));
+    // A clustered kernel's consumers release per warp, on every block of
+    // the cluster (releaseStage).
+    InitBarriersOp::create(b, loc, empty,
+                           im.c(schedule.cluster > 1
+                                    ? consumerThreads / 32 * schedule.cluster
+                                    : consumerThreads));
     for (auto [stagedFull, stagedEmpty] :
          {std::pair(stagedFullA, stagedEmptyA),
           std::pair(stagedFullB, stagedEmptyB)}) {
@@ -495,6 +548,10 @@ private:
       InitBarriersOp::create(b, loc, stagedEmpty,
                              im.c(::tgemm::kWarpgroupThreads));
     }
+    // A cluster's blocks copy into each other's rings and arrive on each
+    // other's barriers: none starts before all have initialized theirs.
+    if (schedule.cluster > 1)
+      SyncClusterOp::create(b, loc);
     // A staged producer keeps its registers for the transposition, so
     // nobody trades them.
     bool maxRegisters = schedule.setMaxRegisters && !staged;
@@ -563,6 +620,31 @@ private:
           });
           scf::YieldOp::create(cb, loc);
         });
+    // No block leaves while another may still arrive on its barriers.
+    if (schedule.cluster > 1)
+      SyncClusterOp::create(b, loc);
+  }
+
+  /// A consumer thread releases `stage`: it arrives on `empty`. In a
+  /// cluster of P, lane r of each consumer warp arrives on block r's
+  /// instead, r < P: a warp's threads finish their multiplies together, so
+  /// each block's barrier completes once every consumer warp of the
+  /// cluster is done with the stage, which the block's producer then
+  /// refills in all of them.
+  void releaseStage(OpBuilder &b, Value stage) {
+    if (schedule.cluster == 1) {
+      ArriveBarrierOp::create(b, loc, empty, stage, IntegerAttr());
+      return;
+    }
+    IndexMath im{b, loc};
+    Value lane =
+        im.rem(gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x), 32);
+    scf::IfOp::create(b, loc, im.lt(lane, im.c(schedule.cluster)),
+                      [&](OpBuilder &tb, Location) {
+                        ArriveBarrierOp::create(tb, loc, empty, stage,
+                                                IntegerAttr(), lane);
+                        scf::YieldOp::create(tb, loc);
+                      });
   }
 
   /// Where a role of a warp-specialized kernel is in the ring: the stage
@@ -656,8 +738,13 @@ private:
                     auto [bRow, bCol] = tileOrigin(lb, kt, /*isA=*/false);
                     BulkCopyTileOp::create(lb, loc, mapA, matrix, aRow, aCol,
                                            sa, stage, full);
-                    BulkCopyTileOp::create(lb, loc, mapB, matrix, bRow, bCol,
-                                           sb, stage, full);
+                    // A cluster shares B's tile: each block copies its
+                    // part to all.
+                    BulkCopyTileOp::create(
+                        lb, loc, mapB, matrix, bRow, bCol, sb, stage, full,
+                        schedule.cluster > 1
+                            ? lb.getI64IntegerAttr(schedule.cluster)
+                            : IntegerAttr());
                     return SmallVector<Value>();
                   },
                   at);
@@ -810,9 +897,7 @@ private:
               lb.getI64IntegerAttr(kMmasInFlight), Value());
           scf::IfOp::create(lb, loc, m.lt(m.c(0), kt),
                             [&](OpBuilder &tb, Location) {
-                              ArriveBarrierOp::create(tb, loc, empty,
-                                                      preceding(tb, stage),
-                                                      IntegerAttr());
+                              releaseStage(tb, preceding(tb, stage));
                               scf::YieldOp::create(tb, loc);
                             });
           return SmallVector<Value>{acc};
@@ -823,9 +908,7 @@ private:
       IndexMath im{b, loc};
       scf::IfOp::create(b, loc, im.lt(im.c(0), kTiles),
                         [&](OpBuilder &tb, Location) {
-                          ArriveBarrierOp::create(tb, loc, empty,
-                                                  preceding(tb, at->stage),
-                                                  IntegerAttr());
+                          releaseStage(tb, preceding(tb, at->stage));
                           scf::YieldOp::create(tb, loc);
                         });
     }
@@ -1150,8 +1233,9 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
       map.box = index == 0
                     ? ::tgemm::tensorMapBox(shapes.aRows, shapes.aCols,
                                             type.getElementTypeBitWidth())
-                    : ::tgemm::tensorMapBox(shapes.bRows, shapes.bCols,
-                                            type.getElementTypeBitWidth());
+                    : ::tgemm::multicastBox(shapes.bRows, shapes.bCols,
+                                            type.getElementTypeBitWidth(),
+                                            schedule.cluster);
       map.swizzle = 128;
       tensorMaps.push_back(map);
       operands.push_back(TensorMapOp::create(
@@ -1174,6 +1258,12 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
                     kb.getI64IntegerAttr(static_cast<int64_t>(tensorMaps.size())));
   int32_t threads = ::tgemm::blockThreads(tile, schedule);
   kernel.setKnownBlockSizeAttr(kb.getDenseI32ArrayAttr({threads, 1, 1}));
+  // A clustered kernel says its cluster (.reqnctapercluster): any launch
+  // of it then runs in clusters of that shape, or fails.
+  if (schedule.cluster > 1)
+    kernel->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    kb.getDenseI32ArrayAttr(
+                        {static_cast<int32_t>(schedule.cluster), 1, 1}));
   // Without a target or a schedule of its own the op has the neutral
   // k-loop, and each lowering its family's default.
   if (target || op.getScheduleAttr())
@@ -1193,8 +1283,11 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
         b, loc, memref::DimOp::create(b, loc, memref, dim), im.c(tile));
   };
   unsigned firstMatrixDim = op.isBatched() ? 1 : 0;
-  Value gridX = size(op.getC(), firstMatrixDim + 1, config.getBlockN());
-  Value gridY = size(op.getC(), firstMatrixDim, config.getBlockM());
+  // A cluster of P: P blocks per tile column, bands of P tile-rows.
+  int64_t cluster = schedule.cluster;
+  Value gridX = im.mul(size(op.getC(), firstMatrixDim + 1, config.getBlockN()),
+                       cluster);
+  Value gridY = size(op.getC(), firstMatrixDim, config.getBlockM() * cluster);
   Value one = im.c(1);
   Value gridZ = op.isBatched() ? size(op.getC(), 0, 1) : one;
   if (splitK > 1)
@@ -1217,6 +1310,9 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   manifest.block = {threads, 1, 1};
   // The grid lists C's tiles; the runtime launches the resident blocks.
   manifest.persistent = schedule.persistent;
+  manifest.cluster = cluster;
+  manifest.grid[0].times = cluster;
+  manifest.grid[1].tile *= cluster;
   manifest.tensorMaps.assign(tensorMaps.begin(), tensorMaps.end());
   setManifest(launch, manifest);
   op.erase();

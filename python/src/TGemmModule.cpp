@@ -68,7 +68,7 @@ PYBIND11_MODULE(_tgemm, m) {
          bool emitCubin, const std::string &ptxas,
          const std::string &sourceName, std::optional<bool> warpSpecialize,
          std::optional<bool> tma, std::optional<bool> setmaxnreg,
-         std::optional<bool> persistent) {
+         std::optional<bool> persistent, std::optional<int64_t> cluster) {
         tgemm::CompileOptions options;
         options.lowering = lowering;
         options.chip = chip;
@@ -85,6 +85,7 @@ PYBIND11_MODULE(_tgemm, m) {
         options.tma = tma;
         options.setmaxnreg = setmaxnreg;
         options.persistent = persistent;
+        options.cluster = cluster;
         return compileToDict(source, options);
       },
       py::arg("source"), py::arg("lowering"), py::arg("chip"),
@@ -93,6 +94,7 @@ PYBIND11_MODULE(_tgemm, m) {
       py::arg("emit_cubin"), py::arg("ptxas"), py::arg("source_name"),
       py::arg("warp_specialize") = py::none(), py::arg("tma") = py::none(),
       py::arg("setmaxnreg") = py::none(), py::arg("persistent") = py::none(),
+      py::arg("cluster") = py::none(),
       "Compiles MLIR text; returns {success, diagnostics, modules: [{name, "
       "chip, ptx, cubin}], manifest (JSON text)}.");
 

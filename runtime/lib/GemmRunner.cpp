@@ -78,7 +78,40 @@ CompiledKernel::CompiledKernel(const Device &device,
                   " bytes of dynamic shared memory");
   // A persistent kernel is launched with as many blocks as fit at once
   // (launchGrid), so it needs to know how many that is.
-  if (kernel.persistent) {
+  if (kernel.persistent && kernel.cluster > 1) {
+    // Clusters are placed on a GPC's multiprocessors together, so the
+    // blocks that fit at once are whole clusters, fewer than blocks per
+    // multiprocessor x multiprocessors may suggest.
+    CUlaunchAttribute attribute{};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = static_cast<unsigned>(kernel.cluster);
+    attribute.value.clusterDim.y = 1;
+    attribute.value.clusterDim.z = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = static_cast<unsigned>(kernel.cluster);
+    config.gridDimY = 1;
+    config.gridDimZ = 1;
+    config.blockDimX = static_cast<unsigned>(threads);
+    config.blockDimY = 1;
+    config.blockDimZ = 1;
+    config.sharedMemBytes = static_cast<unsigned>(kernel.dynamicSharedMemory);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    checkCuda(cu.cuOccupancyMaxActiveClusters(&clusters, function, &config),
+              "querying how many clusters of kernel '" + kernel.name +
+                  "' fit at once");
+    if (clusters <= 0)
+      fail(ErrorKind::Unsupported,
+           "kernel '" + kernel.name + "' is persistent but no cluster of " +
+               std::to_string(kernel.cluster) + " of its blocks (" +
+               std::to_string(threads) + " threads, " +
+               std::to_string(registers) + " registers per thread and " +
+               std::to_string(shared) +
+               " bytes of shared memory each) fits on " +
+               device.info().describe());
+    resident = static_cast<int64_t>(clusters) * kernel.cluster;
+  } else if (kernel.persistent) {
     int perMultiprocessor = 0;
     checkCuda(cu.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                   &perMultiprocessor, function, static_cast<int>(threads),
@@ -99,7 +132,9 @@ CompiledKernel::CompiledKernel(const Device &device,
 }
 
 std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
-                                             int64_t residentBlocks) {
+                                             int64_t residentBlocks,
+                                             int64_t cluster) {
+  cluster = std::max<int64_t>(1, cluster);
   // In 64 bits: grid x * grid y may not fit in 32 (up to 2^31 x 65535).
   int64_t tiles = static_cast<int64_t>(dims.grid[0]) * dims.grid[1];
   int64_t z = std::max<int64_t>(1, dims.grid[2]);
@@ -107,6 +142,7 @@ std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
   // At most CUDA's limit on grid x, which no device's resident blocks
   // reach; clamped anyway.
   blocks = std::min<int64_t>(blocks, 2147483647);
+  blocks = std::max(cluster, blocks / cluster * cluster);
   return {static_cast<uint32_t>(blocks), 1u, dims.grid[2]};
 }
 
@@ -114,10 +150,13 @@ std::array<uint32_t, 3> CompiledKernel::launchGrid(
     const LaunchDims &dims) const {
   if (!kernel.persistent)
     return dims.grid;
-  std::array<uint32_t, 3> grid = persistentLaunchGrid(dims, resident);
-  if (blockLimit > 0)
-    grid[0] = static_cast<uint32_t>(
-        std::min<int64_t>(grid[0], blockLimit));
+  std::array<uint32_t, 3> grid =
+      persistentLaunchGrid(dims, resident, kernel.cluster);
+  if (blockLimit > 0) {
+    int64_t limit =
+        std::max(kernel.cluster, blockLimit / kernel.cluster * kernel.cluster);
+    grid[0] = static_cast<uint32_t>(std::min<int64_t>(grid[0], limit));
+  }
   return grid;
 }
 

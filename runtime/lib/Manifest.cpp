@@ -697,6 +697,20 @@ private:
     return v.getBool();
   }
 
+  /// `"cluster"`: blocks per cluster, 1 to kMaxClusterBlocks; above 1 only
+  /// from version 6 on.
+  int64_t readCluster(const JsonValue &v, const std::string &path) const {
+    int64_t cluster = readInteger(v, path, 1);
+    if (cluster > kMaxClusterBlocks)
+      fail(path, "at most " + std::to_string(kMaxClusterBlocks) +
+                     " blocks per cluster, got " + std::to_string(cluster));
+    if (cluster > 1 && version < 6)
+      fail(path, "clusters need manifest version 6; this manifest is "
+                 "version " +
+                     std::to_string(version));
+    return cluster;
+  }
+
   void readScalars(const JsonValue &v, const std::string &path,
                    KernelManifest &k) const {
     const JsonValue &alpha = field(v, path, "alpha");
@@ -725,7 +739,7 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
                {"name", "module", "lowering", "chip", "problem", "a", "b", "c",
                 "acc", "alpha", "beta", "config", "grid", "block",
                 "dynamic_shared_memory", "requires", "args", "epilogue",
-                "tensor_maps", "persistent"});
+                "tensor_maps", "persistent", "cluster"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));
@@ -759,11 +773,20 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
          ErrorKind::Unsupported);
   readConfig(field(v, path, "config"), join(path, "config"), k);
   readGrid(field(v, path, "grid"), join(path, "grid"), k);
-  // Split K's parts are grid z's blocks per matrix, and only those.
-  for (int i = 0; i < 2; ++i)
-    if (k.grid[i].times != 1)
-      fail(join(path, "grid") + "[" + std::to_string(i) + "].times",
-           "only grid z repeats (split K's parts)");
+  // Optional (version 6): 1 when absent.
+  if (const JsonValue *cluster = v.find("cluster"))
+    k.cluster = readCluster(*cluster, join(path, "cluster"));
+  // Split K's parts are grid z's blocks per matrix, a cluster's blocks
+  // grid x's per tile column, and only those.
+  if (k.grid[0].times != k.cluster)
+    fail(join(path, "grid") + "[0]",
+         "cluster is " + std::to_string(k.cluster) +
+             ", so grid x must have times " + std::to_string(k.cluster) +
+             ", got " + std::to_string(k.grid[0].times));
+  if (k.grid[1].times != 1)
+    fail(join(path, "grid") + "[1].times",
+         "grid y does not repeat (only split K's parts in grid z and a "
+         "cluster's blocks in grid x do)");
   if (k.grid[2].times != k.config.splitK)
     fail(join(path, "grid") + "[2]",
          "config.split_k is " + std::to_string(k.config.splitK) +
@@ -995,6 +1018,8 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
   // before (and as a version-4 reader expects).
   if (k.persistent)
     kernel.push_back({"persistent", JsonValue::makeBool(true)});
+  if (k.cluster > 1)
+    kernel.push_back({"cluster", integer(k.cluster)});
   return JsonValue::makeObject(std::move(kernel));
 }
 

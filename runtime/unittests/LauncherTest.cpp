@@ -202,7 +202,8 @@ TEST(manifestSplitKMustMatchGrid) {
                               R"({"dim": "n", "tile": 128})",
                               R"({"dim": "n", "tile": 128, "times": 2})");
   EXPECT_ERROR(parseManifest(times, "m.json"), ErrorKind::Input,
-               "m.json: kernels[0].grid[0].times: only grid z repeats");
+               "m.json: kernels[0].grid[0]: cluster is 1, so grid x must "
+               "have times 1, got 2");
   // Round trip: split_k and times are written back.
   Manifest m = parseManifest(
       REPLACE(REPLACE(tgemm::test::exampleManifest(), R"("stages": 3})",

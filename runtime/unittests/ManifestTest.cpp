@@ -108,15 +108,15 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 2)", R"("version": 6)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 6; this runtime "
-     "reads versions 2 to 5"},
+    {R"("version": 2)", R"("version": 7)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 7; this runtime "
+     "reads versions 2 to 6"},
     {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
      "manifest.json: version: unsupported manifest version 0; this runtime "
-     "reads versions 2 to 5"},
+     "reads versions 2 to 6"},
     {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
      "manifest.json: version: manifest version 1 is older than this "
-     "runtime's 5 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "runtime's 6 (version 2 adds \"tensor_maps\"): recompile the kernel "
      "with this tgemm"},
     {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
@@ -608,7 +608,7 @@ TEST(manifestTensorMapsRoundTrip) {
   // A kernel without tensor maps is written without the field.
   std::string plain = writeManifest(parse(withTensorMaps("[]")));
   EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
-  EXPECT_TRUE(plain.find("\"version\": 5") != std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 6") != std::string::npos);
   // The partial reader (a kernel not yet compiled) takes them too.
   KernelManifest k = a;
   k.lowering.clear();
@@ -1072,14 +1072,81 @@ TEST(manifestRejectsBadPersistent) {
                "kernels[0]: unknown field 'persistant' (expected name, "
                "module, lowering, chip, problem, a, b, c, acc, alpha, beta, "
                "config, grid, block, dynamic_shared_memory, requires, args, "
-               "epilogue, tensor_maps, persistent)");
+               "epilogue, tensor_maps, persistent, cluster)");
+}
+
+namespace {
+/// The example kernel in clusters of `cluster` blocks along x (grid x
+/// `times`), in a manifest of `version`.
+std::string clusterManifest(const std::string &cluster = "2",
+                            const std::string &times = "2",
+                            int version = 6) {
+  std::string text = REPLACE(exampleManifest(), R"("version": 2)",
+                             "\"version\": " + std::to_string(version));
+  text = REPLACE(text, R"({"dim": "n", "tile": 128})",
+                 "{\"dim\": \"n\", \"tile\": 128, \"times\": " + times +
+                     "}");
+  return REPLACE(text, R"("block": [128, 1, 1],)",
+                 "\"cluster\": " + cluster +
+                     ",\n      \"block\": [128, 1, 1],");
+}
+} // namespace
+
+TEST(manifestCluster) {
+  const KernelManifest k = parse(clusterManifest()).kernels[0];
+  EXPECT_EQ(k.cluster, 2);
+  EXPECT_EQ(k.grid[0].times, 2);
+  // Grid x lists 2 blocks per tile column.
+  LaunchDims dims = computeLaunch(k, GemmShape{512, 512, 64});
+  EXPECT_EQ(dims.grid[0], 8u);
+  // Absent: 1, in any version.
+  EXPECT_EQ(parse(exampleManifest()).kernels[0].cluster, 1);
+  EXPECT_EQ(parse(clusterManifest("1", "1", 5)).kernels[0].cluster, 1);
+}
+
+TEST(manifestRejectsBadCluster) {
+  EXPECT_ERROR(parse(clusterManifest("0")), ErrorKind::Input,
+               "manifest.json: kernels[0].cluster: expected an integer >= 1, "
+               "got 0");
+  EXPECT_ERROR(parse(clusterManifest("16", "16")), ErrorKind::Input,
+               "kernels[0].cluster: at most 8 blocks per cluster, got 16");
+  EXPECT_ERROR(parse(clusterManifest("true")), ErrorKind::Input,
+               "kernels[0].cluster: expected an integer, got a boolean");
+  for (int version : {2, 3, 4, 5})
+    EXPECT_ERROR(parse(clusterManifest("2", "2", version)), ErrorKind::Input,
+                 "manifest.json: kernels[0].cluster: clusters need manifest "
+                 "version 6; this manifest is version " +
+                     std::to_string(version));
+  // Grid x lists the cluster's blocks per tile column, and grid y never
+  // repeats.
+  EXPECT_ERROR(parse(clusterManifest("2", "1")), ErrorKind::Input,
+               "kernels[0].grid[0]: cluster is 2, so grid x must have times "
+               "2, got 1");
+  EXPECT_ERROR(
+      parse(REPLACE(clusterManifest(), R"({"dim": "m", "tile": 128})",
+                    R"({"dim": "m", "tile": 128, "times": 2})")),
+      ErrorKind::Input,
+      "kernels[0].grid[1].times: grid y does not repeat (only split K's "
+      "parts in grid z and a cluster's blocks in grid x do)");
+}
+
+TEST(manifestClusterRoundTrip) {
+  Manifest m = parse(clusterManifest());
+  std::string written = writeManifest(m);
+  EXPECT_TRUE(written.find("\"cluster\": 2") != std::string::npos);
+  Manifest again = parse(written);
+  EXPECT_EQ(again.kernels[0].cluster, 2);
+  EXPECT_EQ(writeManifest(again), written);
+  // Without clusters: written without the field, as before.
+  EXPECT_TRUE(writeManifest(parse(exampleManifest())).find("cluster") ==
+              std::string::npos);
 }
 
 TEST(manifestPersistentRoundTrip) {
   Manifest m = parse(persistentManifest());
   std::string written = writeManifest(m);
   EXPECT_TRUE(written.find("\"persistent\": true") != std::string::npos);
-  EXPECT_TRUE(written.find("\"version\": 5") != std::string::npos);
+  EXPECT_TRUE(written.find("\"version\": 6") != std::string::npos);
   JsonValue kernel = kernelManifestToJson(m.kernels[0]);
   const JsonValue *persistent = kernel.find("persistent");
   EXPECT_TRUE(persistent && persistent->isBool() && persistent->getBool());

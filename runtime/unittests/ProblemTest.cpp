@@ -112,6 +112,25 @@ TEST(problemPersistentLaunchGrid) {
               grid(2147483647u, 1, 1));
 }
 
+TEST(problemClusterLaunchGrid) {
+  // A clustered persistent kernel is launched in whole clusters: the
+  // resident blocks rounded down to a multiple of the cluster, at least
+  // one cluster; the tiles (grid x * y) are whole clusters already.
+  KernelManifest k = example(true);
+  LaunchDims dims = computeLaunch(k, GemmShape{4096, 2048, 64}); // 16x32x1
+  auto grid = [](uint32_t x, uint32_t y, uint32_t z) {
+    return std::array<uint32_t, 3>{x, y, z};
+  };
+  EXPECT_TRUE(persistentLaunchGrid(dims, 132, 2) == grid(132, 1, 1));
+  EXPECT_TRUE(persistentLaunchGrid(dims, 131, 2) == grid(130, 1, 1));
+  EXPECT_TRUE(persistentLaunchGrid(dims, 1, 2) == grid(2, 1, 1));
+  EXPECT_TRUE(persistentLaunchGrid(dims, 0, 2) == grid(2, 1, 1));
+  dims.grid[2] = 3;
+  EXPECT_TRUE(persistentLaunchGrid(dims, 132, 2) == grid(44, 1, 3));
+  dims.grid = {2u, 1u, 1u};
+  EXPECT_TRUE(persistentLaunchGrid(dims, 132, 2) == grid(2, 1, 1));
+}
+
 TEST(problemStoredShapes) {
   GemmShape s{2, 3, 5};
   auto check = [](MatrixShape got, int64_t rows, int64_t cols) {

@@ -146,6 +146,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule: a persistent grid, as many blocks as are "
                      "resident, each looping over C's tiles"),
       llvm::cl::init(false)};
+  PassOptions::Option<int64_t> cluster{
+      *this, "cluster",
+      llvm::cl::desc("Schedule, wgmma with tma: blocks per cluster (1 or "
+                     "2), sharing B's tiles by TMA multicast"),
+      llvm::cl::init(1)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the NVPTX back end"),

@@ -38,6 +38,8 @@ struct CompileOptions {
   std::optional<bool> warpSpecialize, tma, setmaxnreg;
   /// A persistent grid (every family); unset: the selected schedule's.
   std::optional<bool> persistent;
+  /// wgmma with TMA: blocks per cluster; unset: the selected schedule's.
+  std::optional<int64_t> cluster;
   unsigned optLevel = 3;
   /// Also assemble a cubin per kernel module with ptxas.
   bool emitCubin = false;

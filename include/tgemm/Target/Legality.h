@@ -89,7 +89,27 @@ struct Schedule {
   /// every grid's worth further). A warp-specialized producer runs ahead
   /// into the next tile while the consumers store the last one.
   bool persistent = false;
+  /// wgmma with TMA: blocks per cluster (1 or kMaxCluster). The blocks of
+  /// a cluster take C's tiles one above the other (the same B tile), and
+  /// each copies its part of that B tile to every block of the cluster
+  /// (TMA multicast).
+  int64_t cluster = 1;
 };
+
+/// The largest cluster a schedule takes (blocks along M).
+constexpr int64_t kMaxCluster = 2;
+
+/// How a ring's tile is cut into `parts` for a multicast copy, each block
+/// of the cluster copying one: whole panels of a paneled ring (`panels`
+/// each), else bands of `rows` rows, each starting on a 1024-byte swizzle
+/// atom (a multiple of 8 rows of 128 bytes). Nullopt where neither cut
+/// exists.
+struct MulticastSplit {
+  int64_t panels = 0, rows = 0;
+};
+std::optional<MulticastSplit> multicastSplit(int64_t rows, int64_t rowBytes,
+                                             int64_t panelBytes,
+                                             int64_t parts);
 
 /// Where a problem's operand rows lie: (rows, cols) of the stored tiles of
 /// A and B for a block tile, as the tiling pass allocates them.
@@ -215,6 +235,11 @@ RingPlan planRing(int64_t offset, int64_t stages, int64_t rows, int64_t cols,
 /// at most the swizzle's span). A wider tile is copied one panel at a time.
 std::array<int64_t, 2> tensorMapBox(int64_t rows, int64_t cols,
                                     int64_t elementBits);
+/// The box of B's tensor map in a cluster of `cluster` blocks: each block
+/// copies its part of the tile (multicastSplit), a band of rows or whole
+/// panels.
+std::array<int64_t, 2> multicastBox(int64_t rows, int64_t cols,
+                                    int64_t elementBits, int64_t cluster);
 
 /// The epilogue scratch the lowering of `fact` needs for a block of
 /// `warps` storing warps with a `warpTileN`-wide warp tile.
@@ -310,6 +335,8 @@ Verdict checkSchedule(const Problem &problem, const TileConfig &config,
 /// larger than kMaxPadding.
 constexpr int64_t kMaxPadding = 256;
 Verdict checkPadding(int64_t padding);
+/// A cluster of 1 to kMaxCluster blocks.
+Verdict checkCluster(int64_t cluster);
 
 /// The schedule's knobs on their own: a padding that is a small multiple of
 /// 16 bytes, and only knobs the family has.

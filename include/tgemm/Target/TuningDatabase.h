@@ -41,10 +41,10 @@ struct TunedConfig {
   /// over the family's default schedule (`swizzle`, `padding`,
   /// `async-copy`, `ldmatrix`, `refill-after-mma`, `interleave-copies`,
   /// `prefetch-fragments`, and wgmma's `warp-specialize`, `tma`,
-  /// `setmaxnreg`; every family's `persistent`).
+  /// `setmaxnreg`, `cluster`; every family's `persistent`).
   struct ScheduleOptions {
     std::optional<Swizzle> swizzle;
-    std::optional<int64_t> padding;
+    std::optional<int64_t> padding, cluster;
     std::optional<bool> asyncCopy, ldmatrix, refillAfterMma, interleaveCopies,
         prefetchFragments, warpSpecialize, tma, setmaxnreg, persistent;
   } options;

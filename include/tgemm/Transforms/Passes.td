@@ -255,7 +255,8 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect"];
 }
 
 def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
@@ -312,6 +313,9 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
     Option<"persistent", "persistent", "bool", /*default=*/"false",
            "A persistent grid: resident blocks loop over C's tiles (tiling "
            "only: a kernel's tile loop is written by tgemm-tile)">,
+    Option<"cluster", "cluster", "int64_t", /*default=*/"1",
+           "wgmma with tma: blocks per cluster (1 or 2), sharing B's tiles "
+           "by TMA multicast (tiling only)">,
   ];
 }
 

@@ -280,6 +280,10 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
   }
 };
 
+/// The address space of the cluster's shared window (shared::cluster).
+constexpr unsigned kSharedClusterAddressSpace =
+    static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
+
 /// Pointer to barrier `stage` of a ring (8 bytes each).
 Value barrierPointer(OpBuilder &b, Location loc, Value ring, Value stage) {
   IndexMath im{b, loc};
@@ -346,7 +350,12 @@ struct WaitBarrierLowering
   static constexpr int32_t kWaitTicks = 10000000;
 };
 
-/// mbarrier.arrive, or mbarrier.arrive.expect_tx with the bytes.
+/// mbarrier.arrive, or mbarrier.arrive.expect_tx with the bytes; on
+/// another block's barrier, mapa to its address in the cluster's shared
+/// window, then mbarrier.arrive.shared::cluster (release at CTA scope, the
+/// instruction's default: what it orders are the thread's reads of its
+/// own block's shared memory, and the waiter refills them with the copy
+/// engine; a cluster-scope release would fence each arrival).
 struct ArriveBarrierLowering
     : public KernelPattern<ArriveBarrierOp, WgmmaLowering> {
   using KernelPattern::KernelPattern;
@@ -356,7 +365,16 @@ struct ArriveBarrierLowering
     Location loc = op.getLoc();
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getStage());
-    if (std::optional<int64_t> bytes = op.getExpectBytes()) {
+    if (Value cta = adaptor.getCta()) {
+      Value remote = NVVM::MapaOp::create(
+          rewriter, loc,
+          LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                     kSharedClusterAddressSpace),
+          barrier, i32Value(rewriter, loc, cta));
+      NVVM::MBarrierArriveOp::create(rewriter, loc, Type(), remote, Value(),
+                                     NVVM::MemScopeKind::CTA,
+                                     /*relaxed=*/false);
+    } else if (std::optional<int64_t> bytes = op.getExpectBytes()) {
       Value tx = LLVM::ConstantOp::create(
           rewriter, loc, rewriter.getI32IntegerAttr(*bytes));
       NVVM::MBarrierArriveExpectTxOp::create(rewriter, loc, Type(), barrier,
@@ -376,7 +394,10 @@ struct ArriveBarrierLowering
 /// per panel of a paneled ring (the tensor map's box is one panel wide).
 /// The copy engine writes the stage as the 128-byte swizzle places rows,
 /// which is the ring's XOR layout since stages and panels start on 1024
-/// bytes.
+/// bytes. A multicast copy (`.multicast::cluster`, every block of the
+/// cluster in its mask) covers the block's part of the tile, by its rank
+/// (%cluster_ctarank): its panels, or its band of rows, which starts on a
+/// 1024-byte swizzle atom too.
 struct BulkCopyTileLowering
     : public KernelPattern<BulkCopyTileOp, WgmmaLowering> {
   using KernelPattern::KernelPattern;
@@ -394,23 +415,67 @@ struct BulkCopyTileLowering
         ring.panelPitch > 0 ? llvm::divideCeil(ring.rowBytes, ring.rowPitch)
                             : 1;
     int64_t panelColumns = ring.rowPitch * 8 / ring.elementBits;
+    // The part of a multicast copy this block issues: panels [first,
+    // first + panels) and rows from `row` on.
+    Value firstPanel = im.c(0), row = adaptor.getRow(), mask;
+    if (std::optional<int64_t> parts = op.getMulticast()) {
+      SmemType type = op.getDst().getType();
+      std::optional<::tgemm::MulticastSplit> split = ::tgemm::multicastSplit(
+          type.getRows(), ring.rowBytes,
+          ring.panelPitch > 0 ? ring.rowPitch : 0, *parts);
+      if (!split)
+        return op.emitOpError()
+               << "cannot cut its tile into " << *parts << " parts";
+      Value rank = arith::IndexCastUIOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type()));
+      if (split->panels) {
+        firstPanel = im.mul(rank, split->panels);
+        panels = split->panels;
+      } else {
+        row = im.add(row, im.mul(rank, split->rows));
+        stage = offsetSharedPointer(rewriter, loc, stage,
+                                    im.mul(rank, split->rows * ring.rowPitch));
+      }
+      mask = LLVM::ConstantOp::create(
+          rewriter, loc,
+          rewriter.getI16IntegerAttr(static_cast<int16_t>((1 << *parts) - 1)));
+    }
     for (int64_t p = 0; p < panels; ++p) {
+      Value panelIndex = im.add(firstPanel, p);
       SmallVector<Value> coordinates = {
-          i32Value(rewriter, loc, im.add(adaptor.getCol(), p * panelColumns)),
-          i32Value(rewriter, loc, adaptor.getRow()),
+          i32Value(rewriter, loc,
+                   im.add(adaptor.getCol(), im.mul(panelIndex, panelColumns))),
+          i32Value(rewriter, loc, row),
           i32Value(rewriter, loc, adaptor.getMatrix())};
-      Value panel =
-          offsetSharedPointer(rewriter, loc, stage, im.c(p * ring.panelPitch));
+      Value panel = offsetSharedPointer(rewriter, loc, stage,
+                                        im.mul(panelIndex, ring.panelPitch));
       // The CTA's shared memory is its part of the cluster's (a cluster of
       // one without clusters).
       Value destination = LLVM::AddrSpaceCastOp::create(
-          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(), 7),
+          rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext(),
+                                     kSharedClusterAddressSpace),
           panel);
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, loc, destination, adaptor.getMap(), coordinates, barrier,
-          ValueRange(), Value(), Value(), NVVM::TMALoadMode::TILE,
+          ValueRange(), mask, Value(), NVVM::TMALoadMode::TILE,
           /*isCTAOnly=*/false, nullptr, Value());
     }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// barrier.cluster.arrive (release) then barrier.cluster.wait (acquire),
+/// not .aligned: the roles' threads reach it from diverged code.
+struct SyncClusterLowering
+    : public KernelPattern<SyncClusterOp, WgmmaLowering> {
+  using KernelPattern::KernelPattern;
+  LogicalResult
+  matchAndRewrite(SyncClusterOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::ClusterArriveOp::create(rewriter, op.getLoc(), UnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, op.getLoc(), UnitAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -450,7 +515,7 @@ void WgmmaLowering::populatePatterns(RewritePatternSet &patterns,
                StoreTileLowering<WgmmaLowering, WgmmaSlabStaging>,
                InitBarriersLowering, WaitBarrierLowering,
                ArriveBarrierLowering, BulkCopyTileLowering,
-               SetMaxRegistersLowering>(converter, patterns.getContext(),
+               SyncClusterLowering, SetMaxRegistersLowering>(converter, patterns.getContext(),
                                         *this);
 }
 

@@ -169,6 +169,14 @@ func.func @huge_padding() attributes {s = #tgemm.schedule<swizzle = pad, padding
 
 // -----
 
+// A cluster holds 1 or 2 blocks.
+// expected-error @+1 {{cluster (3) must be between 1 and 2 blocks}}
+func.func @big_cluster() attributes {s = #tgemm.schedule<warp_specialize = true, tma = true, cluster = 3>} {
+  return
+}
+
+// -----
+
 // expected-error @+2 {{unknown swizzle 'zig'; expected xor, pad or none}}
 // expected-error @+1 {{failed to parse TGemm_ScheduleAttr parameter 'swizzle'}}
 func.func @bad_swizzle() attributes {s = #tgemm.schedule<swizzle = zig>} {

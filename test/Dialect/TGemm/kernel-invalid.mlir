@@ -16,6 +16,22 @@ func.func @ring_type(%s: !tgemm.smem<2x128x32xf64>) {
 
 // -----
 
+// Sizes are multiplied out without overflow: a ring past 32-bit shared
+// addresses is refused, however large its sizes.
+// expected-error @+1 {{a shared-memory ring of 2x4611686018427387904x4 'f16' elements is over 4 GiB, past 32-bit shared addresses}}
+func.func @ring_huge(%s: !tgemm.smem<2x4611686018427387904x4xf16>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a shared-memory ring of 1x65536x65536 'f16' elements is over 4 GiB}}
+func.func @ring_over_4gib(%s: !tgemm.smem<1x65536x65536xf16>) {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{expected 3 sizes, got 2}}
 func.func @ring_rank(%s: !tgemm.smem<128x32xf16>) {
   return
@@ -32,6 +48,13 @@ func.func @acc_type(%a: !tgemm.acc<64x64xbf16>) {
 
 // expected-error @+1 {{accumulator sizes must be positive, got 64x0}}
 func.func @acc_size(%a: !tgemm.acc<64x0xf32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{an accumulator of 9223372036854775807x2 'f32' elements is over 4 GiB}}
+func.func @acc_huge(%a: !tgemm.acc<9223372036854775807x2xf32>) {
   return
 }
 
@@ -99,6 +122,17 @@ func.func @slice_past_depth(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64
                             %acc: !tgemm.acc<32x32xf32>, %i: index) {
   // expected-error @+1 {{k_slice [16, 32] is not a non-empty part of the stage's 32 elements of K}}
   %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) k_slice [16, 32]
+      : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
+  return
+}
+
+// -----
+
+// The bound is checked without overflow: offset + size here is past int64.
+func.func @slice_overflow(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>,
+                          %acc: !tgemm.acc<32x32xf32>, %i: index) {
+  // expected-error @+1 {{k_slice [16, 9223372036854775807] is not a non-empty part of the stage's 32 elements of K}}
+  %d = tgemm.mma_tile %sa[%i], %sb[%i], %acc at [%i, %i] layout(row, col) k_slice [16, 9223372036854775807]
       : !tgemm.smem<2x64x32xf16>, !tgemm.smem<2x64x32xf16>, !tgemm.acc<32x32xf32>
   return
 }
@@ -251,6 +285,16 @@ func.func @reduce_threads(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?
 
 // -----
 
+// first + count is past int64; the bound holds without overflow.
+func.func @reduce_threads_overflow(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf32>, %i: index) {
+  // expected-error @+1 {{threads takes [first, count]: whole warps of a block of at most 1024 threads}}
+  tgemm.reduce_splits %p, %s[%i], %c[%i, %i] tile [128, 128] threads [9223372036854775776, 64]
+      : memref<4x?x?xf32>, memref<?xi32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
 func.func @transpose_type(%a: memref<?x?xf16>, %i: index) {
   %s = tgemm.alloc_smem : !tgemm.smem<2x64x32xf16>
   // expected-error @+1 {{transposes 8-bit and 32-bit elements only, got 'f16'}}
@@ -317,5 +361,48 @@ func.func @transpose_tile_threads(%i: index) {
   // expected-error @+1 {{threads takes [first, count]: whole warps of a block of at most 1024 threads}}
   tgemm.transpose_tile %staged[%i], %s[%i] threads [256, 100]
       : !tgemm.smem<2x128x256xi8>, !tgemm.smem<4x256x128xi8>
+  return
+}
+
+// -----
+
+func.func @multicast_too_wide(%m: !llvm.ptr, %i: index) {
+  %s = tgemm.alloc_smem : !tgemm.smem<4x256x64xf16>
+  %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+  // expected-error @+1 {{multicasts to 4 blocks; a cluster has at most 2}}
+  tgemm.bulk_copy_tile %m[%i, %i, %i], %s[%i], %full multicast 4
+      : !llvm.ptr, !tgemm.smem<4x256x64xf16>, !tgemm.barriers<4>
+  return
+}
+
+// -----
+
+func.func @multicast_one(%m: !llvm.ptr, %i: index) {
+  %s = tgemm.alloc_smem : !tgemm.smem<4x256x64xf16>
+  %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+  // expected-error @+1 {{attribute 'multicast' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}
+  tgemm.bulk_copy_tile %m[%i, %i, %i], %s[%i], %full multicast 1
+      : !llvm.ptr, !tgemm.smem<4x256x64xf16>, !tgemm.barriers<4>
+  return
+}
+
+// -----
+
+// 8 rows of 128 bytes cut in 2 would start a band inside a swizzle atom.
+func.func @multicast_uncuttable(%m: !llvm.ptr, %i: index) {
+  %s = tgemm.alloc_smem : !tgemm.smem<4x8x64xf16>
+  %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+  // expected-error @+1 {{cannot cut a 8x64 tile into 2 parts of whole 128-byte panels or bands of a multiple of 8 rows}}
+  tgemm.bulk_copy_tile %m[%i, %i, %i], %s[%i], %full multicast 2
+      : !llvm.ptr, !tgemm.smem<4x8x64xf16>, !tgemm.barriers<4>
+  return
+}
+
+// -----
+
+func.func @remote_bytes(%i: index) {
+  %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+  // expected-error @+1 {{announces bytes only on its own block's barrier: expect_bytes and cta exclude each other}}
+  tgemm.arrive_barrier %full[%i] expect_bytes 64 cta %i : !tgemm.barriers<4>
   return
 }

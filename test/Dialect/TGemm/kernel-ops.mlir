@@ -90,3 +90,33 @@ func.func @transposed_copies(%b: memref<?x?xi8>, %f: memref<?x?xf32>, %i: index)
       : !tgemm.smem<2x128x256xi8>, !tgemm.smem<4x256x128xi8>
   return
 }
+
+// The barrier and bulk-copy ops of a clustered warp-specialized kernel: a
+// multicast copy, an arrival on another block's barrier, the cluster's
+// meeting.
+// CHECK-LABEL: func @cluster_ops
+// CHECK: tgemm.init_barriers %[[FULL:.*]] arrivals %{{.*}} : <4>
+// CHECK: tgemm.sync_cluster
+// CHECK: tgemm.arrive_barrier %[[FULL]][%{{.*}}] expect_bytes 49152 : <4>
+// CHECK: tgemm.bulk_copy_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], %[[FULL]] : !llvm.ptr, <4x128x64xf16>, <4>
+// CHECK: tgemm.bulk_copy_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}], %[[FULL]] multicast 2 : !llvm.ptr, <4x256x64xf16>, <4>
+// CHECK: tgemm.wait_barrier %[[FULL]][%{{.*}}] parity %{{.*}} : <4>
+// CHECK: tgemm.arrive_barrier %[[EMPTY:.*]][%{{.*}}] cta %{{.*}} : <4>
+// CHECK: tgemm.sync_cluster
+func.func @cluster_ops(%ma: !llvm.ptr, %mb: !llvm.ptr, %i: index, %n: index) {
+  %sa = tgemm.alloc_smem : !tgemm.smem<4x128x64xf16>
+  %sb = tgemm.alloc_smem : !tgemm.smem<4x256x64xf16>
+  %full = tgemm.alloc_barriers : !tgemm.barriers<4>
+  %empty = tgemm.alloc_barriers : !tgemm.barriers<4>
+  tgemm.init_barriers %full arrivals %n : !tgemm.barriers<4>
+  tgemm.sync_cluster
+  tgemm.arrive_barrier %full[%i] expect_bytes 49152 : !tgemm.barriers<4>
+  tgemm.bulk_copy_tile %ma[%i, %i, %i], %sa[%i], %full
+      : !llvm.ptr, !tgemm.smem<4x128x64xf16>, !tgemm.barriers<4>
+  tgemm.bulk_copy_tile %mb[%i, %i, %i], %sb[%i], %full multicast 2
+      : !llvm.ptr, !tgemm.smem<4x256x64xf16>, !tgemm.barriers<4>
+  tgemm.wait_barrier %full[%i] parity %i : !tgemm.barriers<4>
+  tgemm.arrive_barrier %empty[%i] cta %i : !tgemm.barriers<4>
+  tgemm.sync_cluster
+  return
+}

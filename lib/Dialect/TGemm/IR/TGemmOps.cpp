@@ -513,7 +513,8 @@ static LogicalResult verifyThreadRange(Operation *op,
   if (!range)
     return success();
   if (range->size() != 2 || (*range)[0] < 0 || (*range)[1] <= 0 ||
-      (*range)[0] % 32 || (*range)[1] % 32 || (*range)[0] + (*range)[1] > 1024)
+      (*range)[0] % 32 || (*range)[1] % 32 || (*range)[0] > 1024 ||
+      (*range)[1] > 1024 - (*range)[0])
     return op->emitOpError()
            << "threads takes [first, count]: whole warps of a block of at "
               "most 1024 threads";
@@ -606,6 +607,30 @@ LogicalResult BulkCopyTileOp::verify() {
                          << getBarriers().getType().getCount()
                          << " barriers, but the tile ring has "
                          << getDst().getType().getStages() << " stages";
+  if (std::optional<int64_t> parts = getMulticast()) {
+    SmemType ring = getDst().getType();
+    if (*parts > ::tgemm::kMaxCluster)
+      return emitOpError() << "multicasts to " << *parts
+                           << " blocks; a cluster has at most "
+                           << ::tgemm::kMaxCluster;
+    int64_t rowBytes =
+        ring.getCols() * ring.getElementType().getIntOrFloatBitWidth() / 8;
+    if (!::tgemm::multicastSplit(
+            ring.getRows(), rowBytes,
+            ::tgemm::ringPanelBytes(::tgemm::Family::Wgmma), *parts))
+      return emitOpError() << "cannot cut a " << ring.getRows() << "x"
+                           << ring.getCols() << " tile into " << *parts
+                           << " parts of whole 128-byte panels or bands of "
+                              "a multiple of 8 rows";
+  }
+  return success();
+}
+
+LogicalResult ArriveBarrierOp::verify() {
+  if (getCta() && getExpectBytes())
+    return emitOpError() << "announces bytes only on its own block's "
+                            "barrier: expect_bytes and cta exclude each "
+                            "other";
   return success();
 }
 
@@ -661,7 +686,7 @@ static LogicalResult verifyKSlice(Operation *op, ArrayRef<int64_t> slice,
     return op->emitOpError() << "k_slice takes [offset, size], got "
                              << slice.size() << " values";
   int64_t offset = slice[0], size = slice[1];
-  if (offset < 0 || size <= 0 || offset + size > depth)
+  if (offset < 0 || size <= 0 || offset > depth || size > depth - offset)
     return op->emitOpError() << "k_slice [" << offset << ", " << size
                              << "] is not a non-empty part of the stage's "
                              << depth << " elements of K";

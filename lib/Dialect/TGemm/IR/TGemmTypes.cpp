@@ -4,8 +4,26 @@
 
 #include "mlir/IR/DialectImplementation.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace mlir::tgemm;
+
+/// Bits in `sizes` elements of `bits` each, or nullopt past 2^35 (4 GiB):
+/// shared memory and registers are addressed with 32 bits, so no ring,
+/// accumulator or fragment set can be larger, and lowerings that multiply
+/// the sizes out stay clear of overflow.
+static std::optional<int64_t> checkedBits(ArrayRef<int64_t> sizes,
+                                          int64_t bits) {
+  constexpr int64_t kMaxBits = int64_t(1) << 35;
+  std::optional<int64_t> product = bits;
+  for (int64_t size : sizes) {
+    product = llvm::checkedMul(*product, size);
+    if (!product || *product > kMaxBits)
+      return std::nullopt;
+  }
+  return product;
+}
 
 /// Parses `<d0 x d1 x ... x type>` with exactly `rank` static sizes.
 static ParseResult parseShapeAndType(AsmParser &parser, unsigned rank,
@@ -54,6 +72,12 @@ LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!getOperandKind(elementType))
     return emitError() << "shared-memory ring of " << elementType
                        << ": not a tensor-core operand type";
+  if (!checkedBits({stages, rows, cols},
+                   elementType.getIntOrFloatBitWidth()))
+    return emitError() << "a shared-memory ring of " << stages << "x" << rows
+                       << "x" << cols << " " << elementType
+                       << " elements is over 4 GiB, past 32-bit shared "
+                          "addresses";
   return success();
 }
 
@@ -80,6 +104,9 @@ AccumulatorType::verify(function_ref<InFlightDiagnostic()> emitError,
       !elementType.isSignlessInteger(32))
     return emitError() << "accumulator of " << elementType
                        << ": expected f32, f16 or i32";
+  if (!checkedBits({rows, cols}, elementType.getIntOrFloatBitWidth()))
+    return emitError() << "an accumulator of " << rows << "x" << cols << " "
+                       << elementType << " elements is over 4 GiB";
   return success();
 }
 
@@ -106,6 +133,10 @@ LogicalResult FragsType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!getOperandKind(elementType))
     return emitError() << "fragments of " << elementType
                        << ": not a tensor-core operand type";
+  if (!checkedBits({rows, cols, depth}, elementType.getIntOrFloatBitWidth()))
+    return emitError() << "fragments of " << rows << "x" << cols << "x"
+                       << depth << " " << elementType
+                       << " elements are over 4 GiB";
   return success();
 }
 

@@ -43,6 +43,7 @@ namespace tgemm::runtime {
   X(cuFuncSetAttribute)                                                        \
   X(cuLaunchKernel)                                                            \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
+  X(cuOccupancyMaxActiveClusters)                                              \
   X(cuMemAlloc)                                                                \
   X(cuMemFree)                                                                 \
   X(cuMemGetInfo)                                                              \

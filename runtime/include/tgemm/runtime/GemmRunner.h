@@ -40,8 +40,12 @@ void checkChip(const KernelManifest &kernel, const DeviceInfo &device);
 /// `dims.grid` (its tiles, x over N and y over M, and z) on a device where
 /// `residentBlocks` of its blocks fit at once: x = min(tiles, max(1,
 /// residentBlocks / grid z)), tiles = grid x * grid y; y = 1; z unchanged.
+/// With clusters of `cluster` blocks, x is whole clusters: rounded down to a
+/// multiple of `cluster`, at least one cluster (tiles is one already: grid
+/// x lists `cluster` blocks per tile column).
 std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
-                                             int64_t residentBlocks);
+                                             int64_t residentBlocks,
+                                             int64_t cluster = 1);
 
 /// A kernel loaded on a device, its launch limits checked. A persistent
 /// kernel (KernelManifest::persistent) must fit at least one block on a
@@ -61,12 +65,14 @@ public:
   const KernelManifest &manifest() const { return kernel; }
   int registersPerThread() const { return registers; }
   /// How many blocks of a persistent kernel can be resident on the device
-  /// at once (blocks per multiprocessor x multiprocessors); 0 for a kernel
+  /// at once (blocks per multiprocessor x multiprocessors; for a clustered
+  /// kernel, the clusters that fit at once x their blocks); 0 for a kernel
   /// that is not persistent.
   int64_t residentBlocks() const { return resident; }
   /// Launches a persistent kernel with at most `blocks` blocks per grid
   /// layer (its grid x), so that a small problem still gives each block
-  /// several tiles (tgemm-run --persistent-blocks). 0: no limit.
+  /// several tiles (tgemm-run --persistent-blocks); a clustered kernel's
+  /// limit is rounded down to whole clusters (one at least). 0: no limit.
   void setPersistentBlockLimit(int64_t blocks) { blockLimit = blocks; }
 
 private:

@@ -37,12 +37,16 @@ namespace tgemm::runtime {
 /// Version 4 added fused epilogues (`epilogue` and its operands among
 /// `args`, after C); a version-2 or 3 manifest has none and still reads.
 /// Version 5 added persistent kernels (`persistent`); a version-2, 3 or 4
-/// manifest has none and still reads.
-constexpr int kManifestVersion = 5;
+/// manifest has none and still reads. Version 6 added clusters (`cluster`
+/// and grid x's `times`); an older manifest has none and still reads.
+constexpr int kManifestVersion = 6;
 /// The oldest version this runtime reads.
 constexpr int kOldestManifestVersion = 2;
 /// The most parts split K takes (`#tgemm.config`'s limit).
 constexpr int64_t kMaxSplitK = 256;
+/// The most blocks per cluster the manifest takes (the portable cluster
+/// size of CUDA's launch).
+constexpr int64_t kMaxClusterBlocks = 8;
 
 /// One launch dimension: a constant, or a problem size divided by a tile.
 struct GridExtent {
@@ -156,6 +160,11 @@ struct KernelManifest {
   /// y and resident blocks is how many blocks of the kernel fit on the
   /// device at once (CompiledKernel::residentBlocks).
   bool persistent = false;
+  /// Blocks per cluster along grid x (version 6), 1 without clusters. The
+  /// kernel says the same (.reqnctapercluster), and grid x lists `cluster`
+  /// blocks per tile column (its `times`), grid y the bands of `cluster`
+  /// tile-rows; a persistent kernel's launch grid is whole clusters.
+  int64_t cluster = 1;
 };
 
 struct Manifest {

@@ -175,7 +175,11 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     - `persistent` (false): a persistent grid: as many blocks as can be
       resident, each looping over C's tiles in the config's raster order;
       a warp-specialized producer runs ahead into the next tile while the
-      consumers store the last (the manifest's `persistent`).
+      consumers store the last (the manifest's `persistent`);
+    - `cluster` (1): blocks per cluster, 1 or 2 (wgmma with `tma`): the
+      blocks of a cluster take tiles of C one above the other, which share
+      B's tiles, and each copies its part of each B tile to every block of
+      the cluster (TMA multicast); the manifest's `cluster`.
 
     ```mlir
     #tgemm.schedule<refill_after_mma = true, swizzle = pad>
@@ -192,7 +196,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     TGemm_FlagParameter<"false">:$warp_specialize,
     TGemm_FlagParameter<"false">:$tma,
     TGemm_FlagParameter<"false">:$setmaxnreg,
-    TGemm_FlagParameter<"false">:$persistent
+    TGemm_FlagParameter<"false">:$persistent,
+    DefaultValuedParameter<"int64_t", "1", "blocks per cluster">:$cluster
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
@@ -200,7 +205,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       return $_get($_ctxt, s.refillAfterMma, s.interleaveCopies,
                    s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
                    s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters,
-                   s.persistent);
+                   s.persistent, s.cluster);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -209,7 +214,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       return {getRefillAfterMma(), getInterleaveCopies(),
               getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
               getSwizzle(), getPadding(), getWarpSpecialize(), getTma(),
-              getSetmaxnreg(), getPersistent()};
+              getSetmaxnreg(), getPersistent(), getCluster()};
     }
     static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
   }];

@@ -621,19 +621,31 @@ def TGemm_ArriveBarrierOp : TGemm_Op<"arrive_barrier"> {
     The thread arrives once on barrier `stage` of the ring; what it wrote
     before is visible to the threads that then wait on the phase. With
     `expect_bytes N`, the phase also waits for N more bytes of bulk copies
-    (`tgemm.bulk_copy_tile`) to land.
+    (`tgemm.bulk_copy_tile`) to land. With `cta %r`, it arrives on the
+    barrier at the same place in block `r` of its cluster (its rank,
+    0-based) instead of its own, and what it read or wrote before is
+    ordered before that block's waiters (release at cluster scope).
 
     ```mlir
     tgemm.arrive_barrier %empty[%s] : !tgemm.barriers<4>
     tgemm.arrive_barrier %full[%s] expect_bytes 49152 : !tgemm.barriers<4>
+    tgemm.arrive_barrier %empty[%s] cta %r : !tgemm.barriers<4>
     ```
   }];
   let arguments = (ins TGemm_BarriersType:$barriers, Index:$stage,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$expect_bytes);
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntPositive]>>:$expect_bytes,
+                       Optional<Index>:$cta);
   let assemblyFormat = [{
-    $barriers `[` $stage `]` (`expect_bytes` $expect_bytes^)? attr-dict `:`
-    type($barriers)
+    $barriers `[` $stage `]` (`expect_bytes` $expect_bytes^)? (`cta` $cta^)?
+    attr-dict `:` type($barriers)
   }];
+  let builders = [
+    OpBuilder<(ins "Value":$barriers, "Value":$stage,
+                   "IntegerAttr":$expect_bytes), [{
+      build($_builder, $_state, barriers, stage, expect_bytes, Value());
+    }]>
+  ];
+  let hasVerifier = 1;
 }
 
 def TGemm_BulkCopyTileOp : TGemm_Op<"bulk_copy_tile"> {
@@ -646,23 +658,61 @@ def TGemm_BulkCopyTileOp : TGemm_Op<"bulk_copy_tile"> {
     operand land as zeros. The copy completes as bytes on barrier `stage`
     of `barriers`, which an `arrive_barrier ... expect_bytes` announced.
 
+    With `multicast P`, the blocks of a cluster of P share the tile: each
+    copies its part (by its rank: a band of the tile's rows, or whole
+    panels of a paneled ring, `multicastSplit`; the map's box is one part)
+    and the copy engine writes it at the same place in every block of the
+    cluster, completing on each block's barrier `stage`. Each block's
+    barrier so receives the whole tile's bytes, as without multicast. A
+    block refills a stage only once every block of the cluster has
+    released it (their consumers arrive on each other's `empty` barriers).
+
     ```mlir
     tgemm.bulk_copy_tile %mapA[%z, %m0, %k0], %sa[%s], %full
         : !llvm.ptr, !tgemm.smem<4x128x64xf16>, !tgemm.barriers<4>
+    tgemm.bulk_copy_tile %mapB[%z, %n0, %k0], %sb[%s], %full multicast 2
+        : !llvm.ptr, !tgemm.smem<4x256x64xf16>, !tgemm.barriers<4>
     ```
   }];
   let arguments = (ins LLVM_AnyPointer:$map, Index:$matrix, Index:$row,
                        Index:$col, TGemm_SmemType:$dst, Index:$stage,
-                       TGemm_BarriersType:$barriers);
+                       TGemm_BarriersType:$barriers,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$multicast);
   let assemblyFormat = [{
     $map `[` $matrix `,` $row `,` $col `]` `,` $dst `[` $stage `]` `,`
-    $barriers attr-dict `:` type($map) `,` type($dst) `,` type($barriers)
+    $barriers (`multicast` $multicast^)? attr-dict `:` type($map) `,`
+    type($dst) `,` type($barriers)
   }];
+  let builders = [
+    OpBuilder<(ins "Value":$map, "Value":$matrix, "Value":$row, "Value":$col,
+                   "Value":$dst, "Value":$stage, "Value":$barriers), [{
+      build($_builder, $_state, map, matrix, row, col, dst, stage, barriers,
+            IntegerAttr());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Bytes one copy moves: the ring's tile.
     int64_t getTileBytes();
   }];
+}
+
+def TGemm_SyncClusterOp : TGemm_Op<"sync_cluster"> {
+  let summary = "Every thread of every block of the cluster meets";
+  let description = [{
+    Every thread of each block of the kernel's cluster executes it: none
+    goes on before all have arrived, and what each wrote before (barrier
+    initializations included) is then visible to every thread of the
+    cluster. A clustered kernel meets after initializing its barriers,
+    before any block copies into another's shared memory or arrives on
+    its barriers, and again before it exits, so that no block leaves while
+    another may still arrive on its barriers.
+
+    ```mlir
+    tgemm.sync_cluster
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def TGemm_TransposeTileOp : TGemm_Op<"transpose_tile"> {

@@ -1,0 +1,42 @@
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-cluster.json builtin=false" | FileCheck %s
+// RUN: not tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/bad-db-cluster.json builtin=false" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// A tuned entry's `cluster` is taken where the legality module allows it:
+// not where K is split (by the entry or by the pass), nor where the
+// producer transposes an operand (only bulk copies straight into the ring
+// are multicast).
+// BAD: error: bad tuning database: {{.*}}bad-db-cluster.json: entry 0: option "cluster" must be an integer from 1 to 2
+
+// CHECK-LABEL: func.func @s8_native
+// CHECK: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true, cluster = 2>)
+func.func @s8_native(%a: memref<4096x4096xi8>, %b: memref<4096x4096xi8>,
+                     %c: memref<4096x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
+      : memref<4096x4096xi8>, memref<4096x4096xi8>, memref<4096x4096xi32>
+  return
+}
+
+// -----
+
+// A row-major s8 B is staged and transposed by the producer: one block per
+// cluster (and per tile).
+// CHECK-LABEL: func.func @s8_staged
+// CHECK: schedule(<warp_specialize = true, tma = true>)
+func.func @s8_staged(%a: memref<4096x4096xi8>, %b: memref<4096x4096xi8>,
+                     %c: memref<4096x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      : memref<4096x4096xi8>, memref<4096x4096xi8>, memref<4096x4096xi32>
+  return
+}
+
+// -----
+
+// The entry splits K itself: taken without the cluster.
+// CHECK-LABEL: func.func @entry_split
+// CHECK: split_k = 4>) schedule(<warp_specialize = true, tma = true>)
+func.func @entry_split(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
+                       %c: memref<512x512xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
+  return
+}
