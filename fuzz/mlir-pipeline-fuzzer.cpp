@@ -130,6 +130,13 @@ void chooseOptions(uint64_t bits, mlir::tgemm::PipelineOptions &options) {
   static const int64_t prefetchWarps[] = {8, 8, 1, 0};
   options.prefetchMinWarps = prefetchWarps[pick(bits, 4)];
   options.interleaveCopies = pick(bits, 4) == 0;
+  // The grid: sometimes persistent; sometimes clusters (wgmma with TMA,
+  // refused elsewhere; a cluster of 3 by the option's check).
+  if (pick(bits, 4) == 0)
+    options.persistent = true;
+  static const int64_t clusters[] = {1, 1, 1, 1, 1, 2, 2, 3};
+  if (int64_t cluster = clusters[pick(bits, 8)]; cluster != 1)
+    options.cluster = cluster;
 }
 
 /// Collects diagnostics, bounded, for a finding's report.

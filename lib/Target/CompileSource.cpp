@@ -53,6 +53,11 @@ CompileResult compileSource(const std::string &source,
       diagnostics << "error: " << error << "\n";
       return result;
     }
+  if (options.cluster)
+    if (::tgemm::Verdict v = ::tgemm::checkCluster(*options.cluster)) {
+      diagnostics << "error: " << v->message << "\n";
+      return result;
+    }
   pipeline.chip = options.chip;
   pipeline.stages = options.stages;
   // Schedule options override the selected schedule only where they leave

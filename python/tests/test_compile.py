@@ -77,7 +77,7 @@ def test_wmma_lowering(example, name, chip, mma, wmma):
 def test_manifest_fields(example):
     kernel = tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90")
     manifest = kernel.manifest
-    assert manifest["version"] == 5
+    assert manifest["version"] == 6
     [k] = manifest["kernels"]
     assert k["name"] == "gemm_f16_f32_kernel"
     assert k["module"] == "gemm_f16_f32_module"
@@ -117,6 +117,36 @@ def test_persistent(example, name, lowering, chip):
     plain = tgemm.compile(example(name), lowering, chip, persistent=False)
     assert "persistent" not in plain.kernels[0]
     assert "%nctaid.x" not in plain.ptx
+
+
+def test_cluster(example):
+    kernel = tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma",
+                           "sm_90a", cluster=2)
+    [k] = kernel.kernels
+    assert k["cluster"] == 2
+    # Two blocks per tile column, bands of two tile-rows, half of B's tile
+    # in each block's copy.
+    block = k["config"]["block"]
+    assert k["grid"][:2] == [{"dim": "n", "tile": block[1], "times": 2},
+                             {"dim": "m", "tile": 2 * block[0]}]
+    assert k["tensor_maps"][1]["box"] == [block[1] // 2, 64]
+    assert ".reqnctapercluster 2, 1, 1" in kernel.ptx
+    assert "multicast::cluster" in kernel.ptx
+    plain = tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma",
+                          "sm_90a", cluster=1)
+    assert "cluster" not in plain.kernels[0]
+    assert "reqnctapercluster" not in plain.ptx
+    # Only wgmma with TMA has clusters; 1 or 2 blocks.
+    with pytest.raises(tgemm.CompileError) as info:
+        tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90", cluster=2)
+    assert "cluster = 2 is a wgmma knob" in str(info.value)
+    with pytest.raises(tgemm.CompileError) as info:
+        tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma", "sm_90a",
+                      cluster=3)
+    assert "cluster (3) must be between 1 and 2 blocks" in str(info.value)
+    with pytest.raises(TypeError):
+        tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma", "sm_90a",
+                      cluster="2")
 
 
 def test_dynamic_manifest(example):

@@ -173,6 +173,8 @@ void CompiledKernel::launch(const LaunchDims &dims, KernelArgs &args,
   if (kernel.persistent)
     persistent = ", persistent over " + std::to_string(dims.grid[0]) + "x" +
                  std::to_string(dims.grid[1]) + " tiles";
+  if (kernel.cluster > 1)
+    persistent += ", in clusters of " + std::to_string(kernel.cluster);
   checkCuda(result, "launching kernel '" + kernel.name + "' (grid " +
                         std::to_string(grid[0]) + "x" +
                         std::to_string(grid[1]) + "x" +

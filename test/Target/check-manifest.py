@@ -28,13 +28,16 @@ def dim_text(entry, path):
     dim = expect(entry, "dim", str, path)
     if dim not in ("m", "n", "k"):
         fail(path + ".dim", "unknown dimension %r" % dim)
-    return "%s/%d" % (dim, expect(entry, "tile", int, path))
+    text = "%s/%d" % (dim, expect(entry, "tile", int, path))
+    if "times" in entry:
+        text += "x%d" % expect(entry, "times", int, path)
+    return text
 
 
 def main():
     root = json.load(sys.stdin)
-    if expect(root, "version", int, "$") != 5:
-        fail("$.version", "expected 5")
+    if expect(root, "version", int, "$") != 6:
+        fail("$.version", "expected 6")
     for i, k in enumerate(expect(root, "kernels", list, "$")):
         p = "kernels[%d]" % i
         problem = expect(k, "problem", dict, p)
@@ -73,14 +76,22 @@ def main():
         maps = []
         for j, m in enumerate(k.get("tensor_maps", [])):
             mp = "%s.tensor_maps[%d]" % (p, j)
-            if expect(m, "passing", str, mp) != "global":
-                fail(mp + ".passing", "expected \"global\"")
+            if expect(m, "passing", str, mp) not in ("param", "global"):
+                fail(mp + ".passing", "expected \"param\" or \"global\"")
             maps.append("%s:%s/%d" % (
                 expect(m, "operand", str, mp),
                 "x".join(map(str, expect(m, "box", list, mp))),
                 expect(m, "swizzle", int, mp)))
         if maps:
             args.append("maps=" + "+".join(maps))
+        cluster = k.get("cluster", 1)
+        if not isinstance(cluster, int) or cluster < 2:
+            if "cluster" in k:
+                fail(p + ".cluster", "written only above 1")
+        elif grid[0].get("times") != cluster:
+            fail(p + ".grid[0]", "grid x has cluster blocks per tile column")
+        else:
+            args.append("cluster=%d" % cluster)
         chip = expect(k, "chip", None, p)
         print("kernel %s module=%s lowering=%s chip=%s problem=%s %s acc=%s "
               "alpha=%g beta=%g config=%s/%s/%d grid=%s block=%s smem=%d "

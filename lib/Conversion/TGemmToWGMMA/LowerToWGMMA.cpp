@@ -417,7 +417,7 @@ struct BulkCopyTileLowering
     int64_t panelColumns = ring.rowPitch * 8 / ring.elementBits;
     // The part of a multicast copy this block issues: panels [first,
     // first + panels) and rows from `row` on.
-    Value firstPanel = im.c(0), row = adaptor.getRow(), mask;
+    Value firstPanel, row = adaptor.getRow(), mask;
     if (std::optional<int64_t> parts = op.getMulticast()) {
       SmemType type = op.getDst().getType();
       std::optional<::tgemm::MulticastSplit> split = ::tgemm::multicastSplit(
@@ -442,14 +442,17 @@ struct BulkCopyTileLowering
           rewriter.getI16IntegerAttr(static_cast<int16_t>((1 << *parts) - 1)));
     }
     for (int64_t p = 0; p < panels; ++p) {
-      Value panelIndex = im.add(firstPanel, p);
+      // Panel p of the tile, or of the block's part of it.
+      Value panelIndex = firstPanel ? im.add(firstPanel, p) : Value();
+      auto scaled = [&](int64_t factor) {
+        return panelIndex ? im.mul(panelIndex, factor) : im.c(p * factor);
+      };
       SmallVector<Value> coordinates = {
-          i32Value(rewriter, loc,
-                   im.add(adaptor.getCol(), im.mul(panelIndex, panelColumns))),
+          i32Value(rewriter, loc, im.add(adaptor.getCol(), scaled(panelColumns))),
           i32Value(rewriter, loc, row),
           i32Value(rewriter, loc, adaptor.getMatrix())};
-      Value panel = offsetSharedPointer(rewriter, loc, stage,
-                                        im.mul(panelIndex, ring.panelPitch));
+      Value panel =
+          offsetSharedPointer(rewriter, loc, stage, scaled(ring.panelPitch));
       // The CTA's shared memory is its part of the cluster's (a cluster of
       // one without clusters).
       Value destination = LLVM::AddrSpaceCastOp::create(

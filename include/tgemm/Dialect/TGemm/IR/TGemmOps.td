@@ -623,8 +623,11 @@ def TGemm_ArriveBarrierOp : TGemm_Op<"arrive_barrier"> {
     `expect_bytes N`, the phase also waits for N more bytes of bulk copies
     (`tgemm.bulk_copy_tile`) to land. With `cta %r`, it arrives on the
     barrier at the same place in block `r` of its cluster (its rank,
-    0-based) instead of its own, and what it read or wrote before is
-    ordered before that block's waiters (release at cluster scope).
+    0-based) instead of its own: a consumer releasing a stage that block's
+    producer refills in every block of the cluster. The arrival releases
+    at CTA scope (the instruction's default), which orders the thread's
+    earlier reads of its own block's rings before the copy engine's
+    refill that the waiting producer then starts.
 
     ```mlir
     tgemm.arrive_barrier %empty[%s] : !tgemm.barriers<4>
