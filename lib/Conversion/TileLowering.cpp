@@ -118,14 +118,18 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     mark(mma.getB(), fact.b, mma.getLayoutB() == Layout::Col);
   });
   // The barriers after the rings, as planSharedMemory places them.
+  int64_t barriersAt = 0;
   kernel.walk([&](AllocBarriersOp alloc) {
     offset = llvm::alignTo(offset, ::tgemm::kBarrierBytes);
+    if (!barriersAt)
+      barriersAt = offset;
     plan.barriers[alloc] = offset;
     offset += alloc.getType().getCount() * ::tgemm::kBarrierBytes;
   });
   int64_t afterRings = llvm::alignTo(offset, ::tgemm::kRingAlignment);
   ::tgemm::EpilogueScratch scratch =
-      ::tgemm::epilogueScratch(fact, schedule, warps, warpTileN, afterRings);
+      ::tgemm::epilogueScratch(fact, schedule, warps, warpTileN, afterRings,
+                               barriersAt);
   plan.slabColumns = scratch.slabColumns;
   plan.scratchOffset = scratch.overRings ? 0 : afterRings;
   plan.totalBytes = std::max(offset, plan.scratchOffset + scratch.bytes);

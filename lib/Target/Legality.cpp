@@ -179,7 +179,8 @@ std::array<int64_t, 2> tgemm::multicastBox(int64_t rows, int64_t cols,
                                            int64_t cluster) {
   std::array<int64_t, 2> box = tensorMapBox(rows, cols, elementBits);
   std::optional<MulticastSplit> split =
-      multicastSplit(rows, cols * elementBits / 8, 128, cluster);
+      multicastSplit(rows, cols * elementBits / 8,
+                     ringPanelBytes(Family::Wgmma), cluster);
   if (split && split->rows)
     box[0] = split->rows;
   return box;
@@ -225,7 +226,8 @@ static int64_t sharedBytesForFact(const MmaFact &fact) {
 EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
                                        const Schedule &schedule,
                                        int64_t warps, int64_t warpTileN,
-                                       int64_t afterRings) {
+                                       int64_t afterRings,
+                                       int64_t barriersAt) {
   int64_t accBytes = bitWidth(fact.acc) / 8;
   EpilogueScratch scratch;
   if (fact.family == Family::Wmma) {
@@ -242,6 +244,11 @@ EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
     return warps * 16 * (columns * accBytes + 16);
   };
   scratch.overRings = !(schedule.persistent && schedule.warpSpecialize);
+  // A cluster's other blocks arrive on this block's barriers until their
+  // own last k-tile: the slabs stay clear of them.
+  if (scratch.overRings && schedule.cluster > 1 && barriersAt > 0 &&
+      bytesFor(warpTileN) > barriersAt)
+    scratch.overRings = false;
   scratch.slabColumns = warpTileN;
   if (!scratch.overRings) {
     // Slabs of whole fragments that divide the warp tile, pairs of them
@@ -318,7 +325,8 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
     EpilogueScratch scratch =
         epilogueScratch(*fact, s, c.warps[0] * c.warps[1],
                         c.block[1] / c.warps[1],
-                        llvm::alignTo(ringsEnd, kRingAlignment));
+                        llvm::alignTo(ringsEnd, kRingAlignment),
+                        plan.barrierOffset);
     plan.scratchBytes = scratch.bytes;
     plan.slabColumns = scratch.slabColumns;
     overRings = scratch.overRings;

@@ -118,11 +118,18 @@ struct SelectConfigPass
         // A clustered entry shares B's tiles by multicast bulk copies:
         // where K is split, or the producer transposes an operand, one
         // block per cluster (the legality module's rule).
-        if (schedule.cluster > 1 &&
-            (tile.splitK > 1 ||
-             ::tgemm::transposePlan(getProblem(op), target.family, schedule)
-                 .any()))
-          schedule.cluster = 1;
+        if (schedule.cluster > 1) {
+          ::tgemm::Problem problem = getProblem(op);
+          ::tgemm::RingShapes rings = ::tgemm::ringShapes(problem, tile);
+          if (tile.splitK > 1 ||
+              ::tgemm::transposePlan(problem, target.family, schedule)
+                  .any() ||
+              !::tgemm::multicastSplit(
+                  rings.bRows,
+                  rings.bCols * ::tgemm::bitWidth(problem.b) / 8,
+                  ::tgemm::ringPanelBytes(target.family), schedule.cluster))
+            schedule.cluster = 1;
+        }
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;

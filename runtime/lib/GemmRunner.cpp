@@ -171,8 +171,9 @@ void CompiledKernel::launch(const LaunchDims &dims, KernelArgs &args,
     return;
   std::string persistent;
   if (kernel.persistent)
-    persistent = ", persistent over " + std::to_string(dims.grid[0]) + "x" +
-                 std::to_string(dims.grid[1]) + " tiles";
+    persistent = ", persistent over the listed grid " +
+                 std::to_string(dims.grid[0]) + "x" +
+                 std::to_string(dims.grid[1]);
   if (kernel.cluster > 1)
     persistent += ", in clusters of " + std::to_string(kernel.cluster);
   checkCuda(result, "launching kernel '" + kernel.name + "' (grid " +

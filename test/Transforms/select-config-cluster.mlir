@@ -4,7 +4,7 @@
 // A tuned entry's `cluster` is taken where the legality module allows it:
 // not where K is split (by the entry or by the pass), nor where the
 // producer transposes an operand (only bulk copies straight into the ring
-// are multicast).
+// are multicast), nor where B's tile does not cut into one copy per block.
 // BAD: error: bad tuning database: {{.*}}bad-db-cluster.json: entry 0: option "cluster" must be an integer from 1 to 2
 
 // CHECK-LABEL: func.func @s8_native
@@ -38,5 +38,30 @@ func.func @entry_split(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
                        %c: memref<512x512xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
+  return
+}
+
+// -----
+
+// A column-major B of 192 columns cuts into bands of 96 rows: clustered.
+// CHECK-LABEL: func.func @cut_rows
+// CHECK: block = [128, 192, 64]{{.*}}schedule(<warp_specialize = true, tma = true, cluster = 2>)
+func.func @cut_rows(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>,
+                    %c: memref<4096x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>, memref<4096x4096xf32>
+  return
+}
+
+// -----
+
+// A row-major one is 3 panels of 64 columns, which do not cut in 2: the
+// entry is taken with one block per cluster.
+// CHECK-LABEL: func.func @three_panels
+// CHECK: block = [128, 192, 64]{{.*}}schedule(<warp_specialize = true, tma = true>)
+func.func @three_panels(%a: memref<4096x4096xf16>, %b: memref<4096x4096xf16>,
+                        %c: memref<4096x4096xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
+      : memref<4096x4096xf16>, memref<4096x4096xf16>, memref<4096x4096xf32>
   return
 }

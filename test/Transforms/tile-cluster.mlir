@@ -109,3 +109,18 @@ func.func @persistent(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf
 // CHECK: scf.for %[[T:.*]] = %[[FIRST]] to %[[COUNT]] step %[[STEP]]
 // CHECK:   %[[T2:.*]] = arith.muli %[[T]], %c2
 // CHECK:   arith.addi %[[T2]], %[[RANK]]
+
+// -----
+
+// The epilogue's slabs would reach the barriers over 2 stages: they go
+// after them (lower-cluster.mlir), so the block needs 100480 bytes, not
+// the 67584 of one block per cluster.
+// CHECK-LABEL: func.func @shallow
+// CHECK: dynamic_shared_memory = 100480
+func.func @shallow(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 2>)
+      schedule(<warp_specialize = true, tma = true, cluster = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}

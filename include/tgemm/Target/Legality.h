@@ -257,10 +257,12 @@ struct EpilogueScratch {
 /// starts at `afterRings` (past the rings and barriers, aligned) and its
 /// slabs are the widest that fit the shared memory of every chip running
 /// `fact` (kept to half of it where the narrowest slab leaves room for two
-/// blocks on a multiprocessor).
+/// blocks on a multiprocessor). Neither can a clustered kernel's, where it
+/// would reach the barriers at `barriersAt` (0: none): the other blocks of
+/// the cluster may still arrive on them while this one stores.
 EpilogueScratch epilogueScratch(const MmaFact &fact, const Schedule &schedule,
                                 int64_t warps, int64_t warpTileN,
-                                int64_t afterRings);
+                                int64_t afterRings, int64_t barriersAt = 0);
 
 /// The whole plan for a problem's kernel under a config and schedule.
 SharedMemoryPlan planSharedMemory(const Problem &problem,

@@ -284,6 +284,20 @@ struct WgmmaTileLowering : public KernelPattern<MmaTileOp, WgmmaLowering> {
 constexpr unsigned kSharedClusterAddressSpace =
     static_cast<unsigned>(NVVM::NVVMMemorySpace::SharedCluster);
 
+/// Blocks per cluster of the kernel around `op` (its nvvm.cluster_dim, as
+/// tgemm-tile sets it; 1 without).
+int64_t kernelClusterBlocks(Operation *op) {
+  auto kernel = op->getParentOfType<gpu::GPUFuncOp>();
+  auto dims = kernel ? kernel->getAttrOfType<DenseI32ArrayAttr>(
+                           NVVM::NVVMDialect::getClusterDimAttrName())
+                     : DenseI32ArrayAttr();
+  int64_t blocks = 1;
+  if (dims)
+    for (int32_t d : dims.asArrayRef())
+      blocks *= d;
+  return blocks;
+}
+
 /// Pointer to barrier `stage` of a ring (8 bytes each).
 Value barrierPointer(OpBuilder &b, Location loc, Value ring, Value stage) {
   IndexMath im{b, loc};
@@ -366,6 +380,10 @@ struct ArriveBarrierLowering
     Value barrier = barrierPointer(rewriter, loc, adaptor.getBarriers(),
                                    adaptor.getStage());
     if (Value cta = adaptor.getCta()) {
+      if (kernelClusterBlocks(op) < 2)
+        return op.emitOpError()
+               << "arrives on another block's barrier, but its kernel runs "
+                  "in clusters of 1 (no nvvm.cluster_dim)";
       Value remote = NVVM::MapaOp::create(
           rewriter, loc,
           LLVM::LLVMPointerType::get(rewriter.getContext(),
@@ -419,6 +437,11 @@ struct BulkCopyTileLowering
     // first + panels) and rows from `row` on.
     Value firstPanel, row = adaptor.getRow(), mask;
     if (std::optional<int64_t> parts = op.getMulticast()) {
+      if (int64_t blocks = kernelClusterBlocks(op); blocks != *parts)
+        return op.emitOpError()
+               << "multicasts to " << *parts
+               << " blocks, but its kernel runs in clusters of " << blocks
+               << " (nvvm.cluster_dim)";
       SmemType type = op.getDst().getType();
       std::optional<::tgemm::MulticastSplit> split = ::tgemm::multicastSplit(
           type.getRows(), ring.rowBytes,

@@ -1,5 +1,11 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile --tgemm-lower-to-wgmma | FileCheck %s
 // RUN: tgemm-opt %s --split-input-file --tgemm-pipeline="lowering=wgmma chip=sm_90a" | tgemm-translate --emit=ptx --module band_module | FileCheck %s --check-prefix=PTX
+// Hand-edited IR whose multicast copies and remote arrivals have no
+// cluster to go to is refused, with the op's location.
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-tile \
+// RUN:   | sed -e 's/nvvm.cluster_dim = array<i32: 2, 1, 1>, //' \
+// RUN:   | not tgemm-opt --split-input-file --tgemm-lower-to-wgmma 2>&1 | FileCheck %s --check-prefix=NOCLUSTER
+// NOCLUSTER: error: 'tgemm.bulk_copy_tile' op multicasts to 2 blocks, but its kernel runs in clusters of 1 (nvvm.cluster_dim)
 
 // A cluster of 2 in NVVM: the blocks meet with barrier.cluster.arrive and
 // .wait (not .aligned); B's bulk copy covers the block's band of B's rows
@@ -63,6 +69,26 @@ func.func @band(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
 func.func @panels(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
   tgemm.matmul %a, %b, %c layout(row, row) acc(f32)
       config(<block = [128, 256, 64], warps = [8, 1], stages = 4>)
+      schedule(<warp_specialize = true, tma = true, cluster = 2>)
+      : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// One block per tile, but the epilogue's slabs cannot lie over the rings
+// where they would reach the barriers (8 warps x 16 rows x (128 x 4 + 16)
+// bytes = 67584 over 2 stages of 32768 bytes, the barriers at 65536): the
+// cluster's other block may still arrive on them. They lie after the
+// barriers (65664), 64 columns wide (8 x 16 x (64 x 4 + 16) = 34816, so
+// that two blocks still fit a multiprocessor): 100480 bytes in all.
+// CHECK-LABEL: gpu.func @shallow_kernel
+// CHECK: %[[WARP:.*]] = arith.muli %{{.*}}, %c4352
+// CHECK-NEXT: %c65664 = arith.constant 65664 : index
+// CHECK-NEXT: arith.addi %[[WARP]], %c65664
+func.func @shallow(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      config(<block = [128, 128, 64], warps = [8, 1], stages = 2>)
       schedule(<warp_specialize = true, tma = true, cluster = 2>)
       : memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>
   return
