@@ -169,3 +169,122 @@ void SlabStaging::readBack(
               m.add(tileCol, m.add(c, firstCol)));
       });
 }
+
+BoxStaging::BoxStaging(OpBuilder &b, Location loc,
+                       const KernelLowering &lowering, StoreTileOp op,
+                       StoreTileOp::Adaptor adaptor, Type accReg)
+    : loc(loc), lowering(lowering), dst(adaptor.getDst()),
+      tileRow(adaptor.getRow()), tileCol(adaptor.getCol()),
+      frags(op.getAcc().getType(), lowering.fact),
+      accLayout(::tgemm::accumulatorLayout(lowering.fact)), accReg(accReg),
+      accElement(op.getAcc().getType().getElementType()),
+      cElement(op.getDst().getType().getElementType()) {
+  lowering.waitForCopies(b, loc);
+  // Over the rings, every storing warp must be past its last multiply
+  // first (the storing threads meet, as for the slabs); after them, each
+  // warp's buffers are its own.
+  if (lowering.plan.scratchOffset == 0) {
+    std::optional<ArrayRef<int64_t>> storing = op.getThreads();
+    if (storing && (*storing)[1] != lowering.threads) {
+      auto i32 = [&](int64_t v) {
+        return LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(v))
+            .getResult();
+      };
+      NVVM::BarrierOp::create(b, loc, TypeRange{}, i32(kStoreBarrier),
+                              i32((*storing)[1]), {}, Value());
+    } else {
+      gpu::BarrierOp::create(b, loc);
+    }
+  }
+  IndexMath im{b, loc};
+  AccumulatorType accType = op.getAcc().getType();
+  cBytes = getElementBits(cElement) / 8;
+  boxCols = ::tgemm::kStoreBoxBytes / cBytes;
+  assert(accType.getCols() % boxCols == 0 &&
+         boxCols % lowering.fact.shape.n == 0 && "boxes of whole fragments");
+  boxesPerRow = accType.getCols() / boxCols;
+  buffers = std::max<int64_t>(1, lowering.plan.storeBuffers);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  lane = im.rem(tid, 32);
+  accLane = std::make_unique<LaneCoords>(im, accLayout.laneModes, lane);
+  int64_t boxBytes = ::tgemm::kStoreBoxRows * ::tgemm::kStoreBoxBytes;
+  warpBuffers = getScratchPointer(b, loc, lowering.plan, lowering.module,
+                                  im.mul(im.div(tid, 32), buffers * boxBytes));
+  epilogue = EpilogueSpec::get(op.getAlphaValue(), op.getBetaValue(),
+                               op.getEpilogueAttr(),
+                               adaptor.getEpilogueOperands());
+  // What the epilogue reads, it reads whole where the warp's tile lies
+  // inside C with aligned rows (and aligned operands).
+  if (!op.getInBounds() && (epilogue.beta != 0.0 || !epilogue.steps.empty())) {
+    whole = isWholeAlignedTile(b, loc, adaptor.getDst(), adaptor.getRow(),
+                               adaptor.getCol(), accType.getRows(),
+                               accType.getCols());
+    if (!epilogue.steps.empty())
+      whole = arith::AndIOp::create(b, loc, whole,
+                                    epilogueOperandsAligned(b, loc, epilogue));
+  }
+}
+
+BoxStaging::~BoxStaging() = default;
+
+Value BoxStaging::bufferOf(OpBuilder &b, int64_t box) const {
+  IndexMath im{b, loc};
+  return offsetSharedPointer(
+      b, loc, warpBuffers,
+      im.c(box % buffers * ::tgemm::kStoreBoxRows * ::tgemm::kStoreBoxBytes));
+}
+
+std::pair<Value, Value> BoxStaging::originOf(OpBuilder &b, int64_t box) const {
+  IndexMath im{b, loc};
+  int64_t fm = box / boxesPerRow, g = box % boxesPerRow;
+  return {im.add(tileRow, fm * lowering.fact.shape.m),
+          im.add(tileCol, g * boxCols)};
+}
+
+void BoxStaging::write(OpBuilder &b, int64_t box, ArrayRef<Value> acc) const {
+  IndexMath im{b, loc};
+  int64_t fm = box / boxesPerRow;
+  int64_t n = lowering.fact.shape.n;
+  int64_t fnBegin = box % boxesPerRow * (boxCols / n);
+  int64_t fnEnd = fnBegin + boxCols / n;
+  auto [boxRow, boxCol] = originOf(b, box);
+  Value buffer = bufferOf(b, box);
+  int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
+  auto pairType = VectorType::get({2}, accElement);
+  for (int64_t fn = fnBegin; fn < fnEnd; ++fn) {
+    ArrayRef<Value> c = frags.fragment(acc, fm, fn);
+    for (int64_t v = 0; v < accLayout.numValues(); v += 2) {
+      ::tgemm::TileCoord at = accLayout.valueCoord(v);
+      assert((accLayout.valueCoord(v + 1) ==
+              ::tgemm::TileCoord{at.row, at.col + 1}) &&
+             "an accumulator pair is two adjacent columns");
+      Value row = accLane->row(im, at.row);
+      Value col = accLane->col(im, at.col + (fn - fnBegin) * n);
+      // The pair as a vector of the accumulator's elements: two registers,
+      // or one that packs both.
+      Value pair;
+      if (perReg == 2) {
+        pair = LLVM::BitcastOp::create(b, loc, pairType, c[v / 2]);
+      } else {
+        pair = LLVM::PoisonOp::create(b, loc, pairType);
+        for (int64_t i = 0; i < 2; ++i)
+          pair = LLVM::InsertElementOp::create(
+              b, loc, pair, c[v + i],
+              LLVM::ConstantOp::create(b, loc, b.getI32IntegerAttr(i)));
+      }
+      Value value = computeEpilogueVector(
+          b, loc, pair, dst, im.add(boxRow, row),
+          im.add(boxCol, col), epilogue, whole);
+      // Chunk q of row r of the box lies at chunk q ^ (r % 8).
+      Value byte = im.mul(col, cBytes);
+      Value chunk = arith::XOrIOp::create(b, loc, im.div(byte, 16),
+                                          im.rem(row, 8));
+      Value offset =
+          im.add(im.mul(row, ::tgemm::kStoreBoxBytes),
+                 im.add(im.mul(chunk, 16), im.rem(byte, 16)));
+      LLVM::StoreOp::create(b, loc, value,
+                            offsetSharedPointer(b, loc, buffer, offset),
+                            2 * cBytes);
+    }
+  }
+}

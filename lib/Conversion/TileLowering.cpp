@@ -126,11 +126,13 @@ KernelMemoryPlan KernelMemoryPlan::build(gpu::GPUFuncOp kernel,
     plan.barriers[alloc] = offset;
     offset += alloc.getType().getCount() * ::tgemm::kBarrierBytes;
   });
-  int64_t afterRings = llvm::alignTo(offset, ::tgemm::kRingAlignment);
+  int64_t afterRings =
+      llvm::alignTo(offset, ::tgemm::epilogueScratchAlignment(schedule));
   ::tgemm::EpilogueScratch scratch =
       ::tgemm::epilogueScratch(fact, schedule, warps, warpTileN, afterRings,
                                barriersAt);
   plan.slabColumns = scratch.slabColumns;
+  plan.storeBuffers = scratch.storeBuffers;
   plan.scratchOffset = scratch.overRings ? 0 : afterRings;
   plan.totalBytes = std::max(offset, plan.scratchOffset + scratch.bytes);
   return plan;
@@ -737,6 +739,13 @@ void KernelLowering::emitAsyncEdgeCopy(OpBuilder &b, Location loc,
   emitGuardedTileCopy(b, loc, copy);
 }
 
+LogicalResult KernelLowering::emitBulkStore(OpBuilder &, StoreTileOp op,
+                                            StoreTileOp::Adaptor) const {
+  return op.emitOpError()
+         << "stores through a tensor map (via), which only the wgmma "
+            "lowering has (tma_store)";
+}
+
 void KernelLowering::waitForCopies(OpBuilder &b, Location loc) const {
   if (asyncCopy)
     emitWaitGroup(b, loc, 0);
@@ -936,9 +945,6 @@ struct WaitMmaLowering : public KernelPattern<WaitMmaOp, KernelLowering> {
 };
 
 } // namespace
-
-static Value epilogueOperandsAligned(OpBuilder &b, Location loc,
-                                     const EpilogueSpec &epilogue);
 
 void mlir::tgemm::emitStagedEpilogue(OpBuilder &b, Location loc, StoreTileOp op,
                                      StoreTileOp::Adaptor adaptor,
@@ -1208,8 +1214,8 @@ EpilogueSpec EpilogueSpec::get(double alpha, double beta, ArrayAttr epilogue,
 /// Whether every operand of the epilogue's steps starts on a 16-byte
 /// boundary (and a residual's rows): then its vectors load whole where C's
 /// do. An i1, uniform; true without operands.
-static Value epilogueOperandsAligned(OpBuilder &b, Location loc,
-                                     const EpilogueSpec &epilogue) {
+Value mlir::tgemm::epilogueOperandsAligned(OpBuilder &b, Location loc,
+                                           const EpilogueSpec &epilogue) {
   IndexMath im{b, loc};
   Value all = arith::ConstantIntOp::create(b, loc, 1, 1);
   auto isZero = [&](Value v) {
@@ -1529,6 +1535,52 @@ void mlir::tgemm::storeEpilogueVector(OpBuilder &b, Location loc, Value acc,
                                     pb.getI32IntegerAttr(elementAlign));
         scf::YieldOp::create(pb, loc);
       });
+}
+
+Value mlir::tgemm::computeEpilogueVector(OpBuilder &b, Location loc,
+                                         Value acc, Value dst, Value row,
+                                         Value col,
+                                         const EpilogueSpec &epilogue,
+                                         Value whole) {
+  Type cElement = cast<MemRefType>(dst.getType()).getElementType();
+  int64_t n = cast<VectorType>(acc.getType()).getNumElements();
+  auto cVec = VectorType::get({n}, cElement);
+  int64_t elementBytes = getElementBits(cElement) / 8;
+  // The vector's columns start on a multiple of n.
+  int64_t alignment = n * elementBytes;
+  auto compute = [&](OpBuilder &vb, Value mask) {
+    Value c;
+    if (epilogue.beta != 0.0) {
+      if (!mask) {
+        c = LLVM::LoadOp::create(vb, loc, cVec,
+                                 getGlobalElementPointer(vb, loc, dst, row, col),
+                                 alignment);
+      } else {
+        Value first = vector::ExtractOp::create(vb, loc, mask, 0);
+        c = LLVM::MaskedLoadOp::create(
+            vb, loc, cVec, clampedPointer(vb, loc, dst, row, col, first), mask,
+            LLVM::ZeroOp::create(vb, loc, cVec), elementBytes);
+      }
+    }
+    return epilogueMath(vb, loc, acc, c, epilogue, cElement,
+                        [&](const FusedStep &step) {
+                          return loadStepOperand(vb, loc, step, dst, row, col,
+                                                 n, n, mask);
+                        });
+  };
+  // Nothing is read: no guard.
+  if (!whole || (epilogue.beta == 0.0 && epilogue.steps.empty()))
+    return compute(b, Value());
+  auto branch = scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &wb, Location) {
+        scf::YieldOp::create(wb, loc, compute(wb, Value()));
+      },
+      [&](OpBuilder &pb, Location) {
+        scf::YieldOp::create(
+            pb, loc, compute(pb, insideMask(pb, loc, dst, row, col, n)));
+      });
+  return branch.getResult(0);
 }
 
 namespace {

@@ -81,6 +81,8 @@ CompileResult compileSource(const std::string &source,
     pipeline.persistent = *options.persistent;
   if (options.cluster)
     pipeline.cluster = *options.cluster;
+  if (options.tmaStore)
+    pipeline.tmaStore = *options.tmaStore;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

@@ -154,6 +154,16 @@ std::array<int64_t, 2> tgemm::tensorMapBox(int64_t rows, int64_t cols,
   return {rows, std::min<int64_t>(cols, 128 * 8 / elementBits)};
 }
 
+bool tgemm::tmaStoreFits(const Problem &p, const TileConfig &c) {
+  int64_t cBits = bitWidth(p.c);
+  return c.splitK == 1 && cBits >= 8 && c.warps[1] > 0 &&
+         (c.block[1] / c.warps[1] * cBits / 8) % kStoreBoxBytes == 0;
+}
+
+std::array<int64_t, 2> tgemm::storeBox(int64_t cBits) {
+  return {kStoreBoxRows, kStoreBoxBytes * 8 / cBits};
+}
+
 std::optional<MulticastSplit> tgemm::multicastSplit(int64_t rows,
                                                     int64_t rowBytes,
                                                     int64_t panelBytes,
@@ -246,8 +256,11 @@ EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
   scratch.overRings = !(schedule.persistent && schedule.warpSpecialize);
   // A cluster's other blocks arrive on this block's barriers until their
   // own last k-tile: the slabs stay clear of them.
+  int64_t boxBytes = schedule.tmaStore
+                         ? warps * 2 * kStoreBoxRows * kStoreBoxBytes
+                         : 0;
   if (scratch.overRings && schedule.cluster > 1 && barriersAt > 0 &&
-      bytesFor(warpTileN) > barriersAt)
+      std::max(bytesFor(warpTileN), boxBytes) > barriersAt)
     scratch.overRings = false;
   scratch.slabColumns = warpTileN;
   if (!scratch.overRings) {
@@ -278,7 +291,20 @@ EpilogueScratch tgemm::epilogueScratch(const MmaFact &fact,
       }
   }
   scratch.bytes = bytesFor(scratch.slabColumns);
+  if (schedule.tmaStore) {
+    // Two boxes per warp where they fit beside the rings, else one.
+    int64_t box = kStoreBoxRows * kStoreBoxBytes;
+    int64_t start = scratch.overRings ? 0 : afterRings;
+    scratch.storeBuffers =
+        start + warps * 2 * box <= sharedBytesForFact(fact) ? 2 : 1;
+    scratch.bytes =
+        std::max(scratch.bytes, warps * scratch.storeBuffers * box);
+  }
   return scratch;
+}
+
+int64_t tgemm::epilogueScratchAlignment(const Schedule &schedule) {
+  return schedule.tmaStore ? 1024 : kRingAlignment;
 }
 
 SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
@@ -325,13 +351,15 @@ SharedMemoryPlan tgemm::planSharedMemory(const Problem &p,
     EpilogueScratch scratch =
         epilogueScratch(*fact, s, c.warps[0] * c.warps[1],
                         c.block[1] / c.warps[1],
-                        llvm::alignTo(ringsEnd, kRingAlignment),
+                        llvm::alignTo(ringsEnd, epilogueScratchAlignment(s)),
                         plan.barrierOffset);
     plan.scratchBytes = scratch.bytes;
     plan.slabColumns = scratch.slabColumns;
+    plan.storeBuffers = scratch.storeBuffers;
     overRings = scratch.overRings;
   }
-  plan.scratchOffset = overRings ? 0 : llvm::alignTo(ringsEnd, kRingAlignment);
+  plan.scratchOffset =
+      overRings ? 0 : llvm::alignTo(ringsEnd, epilogueScratchAlignment(s));
   plan.totalBytes = std::max(ringsEnd, plan.scratchOffset + plan.scratchBytes);
   return plan;
 }
@@ -732,8 +760,20 @@ Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
                                      "by TMA multicast",
                                      s.cluster)
                            .str());
+    if (s.tmaStore && !s.tma)
+      return violation("schedule",
+                       "tma_store needs tma = true: the kernel stores through "
+                       "a tensor map only where the runtime made its maps, "
+                       "which a cp.async producer does not ask for");
     return std::nullopt;
   }
+  if (s.tmaStore)
+    return violation(
+        "schedule",
+        llvm::formatv("tma_store is a wgmma knob (bulk tensor stores on "
+                      "sm_90a); the {0} lowering has none",
+                      loweringName(family))
+            .str());
   if (s.cluster > 1)
     return violation(
         "schedule",
@@ -873,6 +913,30 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
                           "and wgmma needs about {5} beside the "
                           "accumulator: use fewer warps or a narrower block N",
                           wm, wn, acc, threads, budget, kWgmmaRegisterHeadroom)
+                .str());
+    }
+    if (s.tmaStore) {
+      if (c.splitK > 1)
+        return violation(
+            "schedule",
+            llvm::formatv("tma_store with split_k = {0}: a split kernel's "
+                          "blocks store parts to the workspace and the last "
+                          "one sums them, which the bulk store does not do; "
+                          "use one of them",
+                          c.splitK)
+                .str());
+      int64_t wn = c.block[1] / c.warps[1];
+      int64_t rowBytes = wn * bitWidth(p.c) / 8;
+      if (!tmaStoreFits(p, c))
+        return violation(
+            "schedule",
+            llvm::formatv("tma_store: a warp tile's row of C is {0} columns "
+                          "of '{1}' ({2} bytes), and the bulk store writes "
+                          "whole {3}-byte lines; use a block N per warp "
+                          "column of a multiple of {4}",
+                          wn, irSpelling(p.c), rowBytes, kStoreBoxBytes,
+                          kStoreBoxBytes * 8 / std::max<int64_t>(
+                                                   8, bitWidth(p.c)))
                 .str());
     }
     if (s.cluster > 1) {

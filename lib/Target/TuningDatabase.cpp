@@ -98,6 +98,7 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
               .Case("tma", &o.tma)
               .Case("setmaxnreg", &o.setmaxnreg)
               .Case("persistent", &o.persistent)
+              .Case("tma-store", &o.tmaStore)
               .Default(nullptr);
       if (flag) {
         if (!value.getAsBoolean())
@@ -125,7 +126,8 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
         return fail("unknown option \"" + name +
                     "\"; known: swizzle, padding, async-copy, ldmatrix, "
                     "refill-after-mma, interleave-copies, prefetch-fragments, "
-                    "warp-specialize, tma, setmaxnreg, persistent, cluster");
+                    "warp-specialize, tma, setmaxnreg, persistent, cluster, "
+                    "tma-store");
       }
     }
   }
@@ -185,6 +187,8 @@ Schedule TunedConfig::schedule(Family family) const {
     s.persistent = *options.persistent;
   if (options.cluster)
     s.cluster = *options.cluster;
+  if (options.tmaStore)
+    s.tmaStore = *options.tmaStore;
   if (options.prefetchFragments)
     s.prefetchFragments = *options.prefetchFragments;
   return s;

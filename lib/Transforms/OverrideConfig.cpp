@@ -54,7 +54,7 @@ struct OverrideConfigPass
            ldmatrix.hasValue() || swizzle.hasValue() || padding.hasValue() ||
            warpSpecialize.hasValue() || tma.hasValue() ||
            setmaxnreg.hasValue() || persistent.hasValue() ||
-           cluster.hasValue();
+           cluster.hasValue() || tmaStore.hasValue();
   }
 
   /// What the op's config says in a message, so a rejected override says
@@ -90,6 +90,8 @@ struct OverrideConfigPass
       os << " persistent = " << (persistent ? "true" : "false");
     if (cluster.hasValue())
       os << " cluster = " << cluster.getValue();
+    if (tmaStore.hasValue())
+      os << " tma_store = " << (tmaStore ? "true" : "false");
     return text;
   }
 
@@ -122,6 +124,8 @@ struct OverrideConfigPass
       s.persistent = persistent;
     if (cluster.hasValue())
       s.cluster = cluster;
+    if (tmaStore.hasValue())
+      s.tmaStore = tmaStore;
     return s;
   }
 
@@ -143,12 +147,16 @@ struct OverrideConfigPass
             : ::tgemm::defaultSchedule(target.getFamily(), {{0, 0, 0}, {1, 1}, 1});
     bool wasPersistent = s.persistent;
     int64_t wasCluster = s.cluster;
+    bool wasTmaStore = s.tmaStore;
     s = apply(s, /*warps=*/0, /*stages=*/1);
     // The tile loop is the kernel's own code by now.
-    if (s.persistent != wasPersistent || s.cluster != wasCluster)
+    if (s.persistent != wasPersistent || s.cluster != wasCluster ||
+        s.tmaStore != wasTmaStore)
       return kernel.emitOpError()
              << "with" << describeOverride() << ": "
-             << (s.persistent != wasPersistent ? "persistent" : "cluster")
+             << (s.persistent != wasPersistent ? "persistent"
+                 : s.cluster != wasCluster     ? "cluster"
+                                               : "tma_store")
              << " is fixed when tgemm-tile writes the kernel's tile loop; "
                 "give it before tgemm-tile";
     if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))
@@ -194,7 +202,7 @@ struct OverrideConfigPass
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,
           s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent,
-          s.cluster);
+          s.cluster, s.tmaStore);
       if (!attr)
         return failure();
       op.setScheduleAttr(attr);

@@ -130,6 +130,11 @@ struct SelectConfigPass
                   ::tgemm::ringPanelBytes(target.family), schedule.cluster))
             schedule.cluster = 1;
         }
+        // A bulk-storing entry stores C's tile in boxes of whole 128-byte
+        // lines; where a warp's row of this C is not, or K is split, it
+        // stores as without them.
+        if (schedule.tmaStore && !::tgemm::tmaStoreFits(getProblem(op), tile))
+          schedule.tmaStore = false;
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;
@@ -144,6 +149,7 @@ struct SelectConfigPass
           ::tgemm::Schedule unpersistent = schedule;
           unpersistent.persistent = false;
           unpersistent.cluster = 1;
+          unpersistent.tmaStore = false;
           if (split.splitK > 1 && tryConfig(op, split, unpersistent, target))
             return true;
         }

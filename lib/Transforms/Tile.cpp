@@ -286,7 +286,10 @@ public:
         unsigned first = (splitK > 1 ? 4 : 3) + numEpilogue;
         mapA = entry.getArgument(first);
         mapB = entry.getArgument(first + 1);
-        mapsMade = entry.getArgument(first + 2);
+        unsigned maps = schedule.tmaStore ? 3 : 2;
+        if (schedule.tmaStore)
+          mapC = entry.getArgument(first + 2);
+        mapsMade = entry.getArgument(first + maps);
       }
     }
 
@@ -437,9 +440,26 @@ private:
     IndexMath im{b, loc};
     Value row = im.add(m0, warpRow), col = im.add(n0, warpCol);
     if (splitK == 1) {
-      StoreTileOp::create(b, loc, acc, c, row, col, op.getAlphaAttr(),
-                          op.getBetaAttr(), inBounds, threads, epilogue,
-                          op.getEpilogueAttr());
+      auto store = [&](OpBuilder &sb, Value map) {
+        StoreTileOp::create(sb, loc, acc, c, row, col, op.getAlphaAttr(),
+                            op.getBetaAttr(), inBounds, threads, epilogue,
+                            op.getEpilogueAttr(), map,
+                            map ? matrix : Value());
+      };
+      if (!mapC)
+        return store(b, Value());
+      // Through C's tensor map where the runtime made the maps, else as
+      // without them.
+      scf::IfOp::create(
+          b, loc, useTma,
+          [&](OpBuilder &tb, Location) {
+            store(tb, mapC);
+            scf::YieldOp::create(tb, loc);
+          },
+          [&](OpBuilder &eb, Location) {
+            store(eb, Value());
+            scf::YieldOp::create(eb, loc);
+          });
       return;
     }
     // The workspace's views, made here so that nothing of them is live
@@ -517,7 +537,7 @@ private:
     IndexMath im{b, loc};
     int64_t consumers = config.getWarpsM() * config.getWarpsN() / 4;
     int64_t consumerThreads = consumers * ::tgemm::kWarpgroupThreads;
-    Value useTma;
+    useTma = Value();
     if (schedule.tma) {
       Value none = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
       useTma = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
@@ -1118,7 +1138,10 @@ private:
   Value semaphores, parts, part, tileIndex;
   // A warp-specialized kernel's barrier rings, the batch index, and the
   // tensor maps of A and B and whether the runtime made both (with tma).
-  Value full, empty, matrix, mapA, mapB, mapsMade;
+  Value full, empty, matrix, mapA, mapB, mapC, mapsMade;
+  /// Whether the runtime made every tensor map (an i1, set by
+  /// emitWarpSpecialized where the schedule has tma).
+  Value useTma;
   AccumulatorType accType;
   FragsType fragsType;
   int64_t kStep = 0;
@@ -1240,6 +1263,21 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
       tensorMaps.push_back(map);
       operands.push_back(TensorMapOp::create(
           castBuilder, loc, LLVM::LLVMPointerType::get(ctx), operand,
+          castBuilder.getDenseI64ArrayAttr(map.box),
+          castBuilder.getI64IntegerAttr(map.swizzle)));
+    }
+    // With tma_store, C's map follows: boxes of 16 rows by one 128-byte
+    // line, which the consumers' warps write and the copy engine stores.
+    if (schedule.tmaStore) {
+      ::tgemm::runtime::TensorMapArg map;
+      map.operand = ::tgemm::runtime::Operand::C;
+      Value cOperand = operands[2];
+      auto type = cast<MemRefType>(cOperand.getType());
+      map.box = ::tgemm::storeBox(type.getElementTypeBitWidth());
+      map.swizzle = 128;
+      tensorMaps.push_back(map);
+      operands.push_back(TensorMapOp::create(
+          castBuilder, loc, LLVM::LLVMPointerType::get(ctx), cOperand,
           castBuilder.getDenseI64ArrayAttr(map.box),
           castBuilder.getI64IntegerAttr(map.swizzle)));
     }

@@ -68,7 +68,8 @@ PYBIND11_MODULE(_tgemm, m) {
          bool emitCubin, const std::string &ptxas,
          const std::string &sourceName, std::optional<bool> warpSpecialize,
          std::optional<bool> tma, std::optional<bool> setmaxnreg,
-         std::optional<bool> persistent, std::optional<int64_t> cluster) {
+         std::optional<bool> persistent, std::optional<int64_t> cluster,
+         std::optional<bool> tmaStore) {
         tgemm::CompileOptions options;
         options.lowering = lowering;
         options.chip = chip;
@@ -86,6 +87,7 @@ PYBIND11_MODULE(_tgemm, m) {
         options.setmaxnreg = setmaxnreg;
         options.persistent = persistent;
         options.cluster = cluster;
+        options.tmaStore = tmaStore;
         return compileToDict(source, options);
       },
       py::arg("source"), py::arg("lowering"), py::arg("chip"),
@@ -94,7 +96,7 @@ PYBIND11_MODULE(_tgemm, m) {
       py::arg("emit_cubin"), py::arg("ptxas"), py::arg("source_name"),
       py::arg("warp_specialize") = py::none(), py::arg("tma") = py::none(),
       py::arg("setmaxnreg") = py::none(), py::arg("persistent") = py::none(),
-      py::arg("cluster") = py::none(),
+      py::arg("cluster") = py::none(), py::arg("tma_store") = py::none(),
       "Compiles MLIR text; returns {success, diagnostics, modules: [{name, "
       "chip, ptx, cubin}], manifest (JSON text)}.");
 

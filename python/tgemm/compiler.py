@@ -174,7 +174,8 @@ def _optional_flag(value):
 def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
             async_copy=True, ldmatrix=True, swizzle="xor", padding=16,
             warp_specialize=None, tma=None, setmaxnreg=None,
-            persistent=None, cluster=None, opt_level=3, emit_cubin=False, ptxas=None,
+            persistent=None, cluster=None, tma_store=None, opt_level=3,
+            emit_cubin=False, ptxas=None,
             source_name="<source>"):
     """Compiles MLIR text holding `tgemm.matmul` ops through
     `--tgemm-pipeline` and returns a CompiledKernel.
@@ -187,9 +188,11 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     "pad", "none") and padding (bytes) are the pipeline's options (README.md,
     "The pipeline"); warp_specialize, tma and setmaxnreg switch wgmma's
     producer warpgroup, TMA copies and setmaxnreg, and persistent (every
-    family) a grid of the blocks that fit at once, each looping over tiles,
-    and cluster (wgmma with tma: 1 or 2 blocks per cluster, sharing B's
-    tiles by TMA multicast; None keeps the selected schedule's). emit_cubin also assembles each module with ptxas (found
+    family) a grid of the blocks that fit at once, each looping over tiles;
+    cluster (wgmma with tma: 1 or 2 blocks per cluster, sharing B's tiles
+    by TMA multicast) and tma_store (wgmma with tma: C stored through
+    shared memory with the copy engine; None keeps the selected
+    schedule's). emit_cubin also assembles each module with ptxas (found
     in CUDA_HOME, /usr/local/cuda or PATH unless `ptxas` gives its path).
     source_name is the file name diagnostics show.
 
@@ -218,7 +221,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         os.fspath(ptxas), source_name=str(source_name),
         warp_specialize=_optional_flag(warp_specialize),
         tma=_optional_flag(tma), setmaxnreg=_optional_flag(setmaxnreg),
-        persistent=_optional_flag(persistent), cluster=cluster)
+        persistent=_optional_flag(persistent), cluster=cluster,
+        tma_store=_optional_flag(tma_store))
     diagnostics = result["diagnostics"].decode("utf-8", "replace")
     if not result["success"]:
         raise CompileError(diagnostics)

@@ -76,6 +76,8 @@ struct KernelMemoryPlan {
   int64_t totalBytes = 0;
   /// The columns of a warp's slab (::tgemm::EpilogueScratch).
   int64_t slabColumns = 0;
+  /// Each warp's store boxes with tma_store (::tgemm::EpilogueScratch).
+  int64_t storeBuffers = 0;
   /// Of the rings and of the dynamic shared memory itself.
   int64_t alignment = ::tgemm::kRingAlignment;
 
@@ -382,6 +384,66 @@ private:
   std::unique_ptr<LaneCoords> accLane; // the lane's part of accLayout
 };
 
+/// A step of a fused epilogue as the lowering applies it: what it does
+/// and, for bias, scale and residual, the kernel's memref it reads (a
+/// vector, or a matrix indexed like `dst`).
+struct FusedStep {
+  ::tgemm::runtime::EpilogueOp op;
+  ::tgemm::runtime::Broadcast broadcast;
+  Value operand;
+};
+
+/// What a store does to each element: alpha, beta, then the steps
+/// (runtime/Epilogue.h defines them), then C's type.
+struct EpilogueSpec {
+  double alpha = 1.0, beta = 0.0;
+  SmallVector<FusedStep> steps;
+
+  /// The steps of `epilogue` (null: none) with the operands they read.
+  static EpilogueSpec get(double alpha, double beta, ArrayAttr epilogue,
+                          ValueRange operands);
+};
+
+/// The bulk store's side of the epilogue (`via`, tma_store) for the
+/// families whose warp accumulator has the m16n8 layout: each warp writes
+/// its tile box by box (16 rows by one 128-byte line of C's elements, with
+/// the 128-byte swizzle the tensor map gives C's box: chunk c of row r at
+/// chunk c ^ (r % 8)) to its buffers in the scratch, after the epilogue's
+/// arithmetic; the family's lowering stores each box with its copy engine.
+/// Construction waits for the copies and, where the buffers lie over the
+/// rings, for every storing warp to be past its multiplies.
+class BoxStaging {
+public:
+  BoxStaging(OpBuilder &b, Location loc, const KernelLowering &lowering,
+             StoreTileOp op, StoreTileOp::Adaptor adaptor, Type accReg);
+  ~BoxStaging();
+
+  /// Box (fm, g) is m-fragment fm's 16 rows, the g-th line of columns.
+  int64_t getNumBoxes() const { return frags.fragsM * boxesPerRow; }
+  /// The warp's buffers (each box goes to buffer box % count).
+  int64_t getNumBuffers() const { return buffers; }
+  /// The shared memory box `box` is written to.
+  Value bufferOf(OpBuilder &b, int64_t box) const;
+  /// Where box `box` lies in C: its first row and column, the tensor map's
+  /// coordinates.
+  std::pair<Value, Value> originOf(OpBuilder &b, int64_t box) const;
+  /// The lane's elements of box `box`, through the epilogue, to its buffer.
+  void write(OpBuilder &b, int64_t box, ArrayRef<Value> acc) const;
+  Value getLane() const { return lane; }
+
+private:
+  Location loc;
+  const KernelLowering &lowering;
+  Value dst, tileRow, tileCol; // C (lowered) and the warp tile's origin
+  AccumulatorFragments frags;
+  const ::tgemm::FragmentLayout &accLayout;
+  Type accReg, accElement, cElement;
+  int64_t cBytes, boxCols, boxesPerRow, buffers;
+  Value lane, warpBuffers, whole;
+  EpilogueSpec epilogue;
+  std::unique_ptr<LaneCoords> accLane;
+};
+
 /// One kernel's instruction-level lowering: what its patterns share, and
 /// the hooks through which the copy patterns every family shares emit the
 /// family's own instructions.
@@ -419,6 +481,11 @@ public:
   /// the family's multiply (wgmma reads shared memory through the async
   /// proxy); nothing for the others.
   virtual void emitSharedStoresFence(OpBuilder &b, Location loc) const {}
+  /// Lowers a `tgemm.store_tile` through a tensor map (`via`, tma_store):
+  /// the families with bulk tensor stores override it; by default the op
+  /// gets a diagnostic.
+  virtual LogicalResult emitBulkStore(OpBuilder &b, StoreTileOp op,
+                                      StoreTileOp::Adaptor adaptor) const;
 
   const RingLayout &ring(Value smem) const {
     return plan.rings.at(smem.getDefiningOp());
@@ -508,6 +575,12 @@ struct StoreTileLowering : public KernelPattern<StoreTileOp, Lowering> {
   LogicalResult
   matchAndRewrite(StoreTileOp op, typename StoreTileOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getMap()) {
+      if (failed(this->lowering.emitBulkStore(rewriter, op, adaptor)))
+        return failure();
+      rewriter.eraseOp(op);
+      return success();
+    }
     Staging staging(rewriter, op.getLoc(), this->lowering, op, adaptor);
     emitStagedEpilogue(rewriter, op.getLoc(), op, adaptor, staging);
     rewriter.eraseOp(op);
@@ -574,29 +647,24 @@ Value getScratchPointer(OpBuilder &b, Location loc,
 /// dequantizing store). Where `whole` (an i1) holds, one aligned vector
 /// store (and aligned loads of the steps' operands); elsewhere element by
 /// element, skipping elements outside `dst`.
-/// A step of a fused epilogue as the lowering applies it: what it does
-/// and, for bias, scale and residual, the kernel's memref it reads (a
-/// vector, or a matrix indexed like `dst`).
-struct FusedStep {
-  ::tgemm::runtime::EpilogueOp op;
-  ::tgemm::runtime::Broadcast broadcast;
-  Value operand;
-};
-
-/// What a store does to each element: alpha, beta, then the steps
-/// (runtime/Epilogue.h defines them), then C's type.
-struct EpilogueSpec {
-  double alpha = 1.0, beta = 0.0;
-  SmallVector<FusedStep> steps;
-
-  /// The steps of `epilogue` (null: none) with the operands they read.
-  static EpilogueSpec get(double alpha, double beta, ArrayAttr epilogue,
-                          ValueRange operands);
-};
-
 void storeEpilogueVector(OpBuilder &b, Location loc, Value acc, Value dst,
                          Value row, Value col, const EpilogueSpec &epilogue,
                          int64_t alignment, Value whole);
+
+/// Whether every operand the epilogue's steps read starts on 16 bytes (a
+/// residual's rows too): an i1.
+Value epilogueOperandsAligned(OpBuilder &b, Location loc,
+                              const EpilogueSpec &epilogue);
+
+/// The epilogue of the `n` accumulator values `acc` (a vector) at
+/// (row, col ...) of `dst`, as storeEpilogueVector computes them, returned
+/// in C's element type instead of stored: for a bulk store, whose copy
+/// engine writes only what lies inside C. `col` is a multiple of n. What
+/// it reads (C where beta is not 0, the steps' operands) it reads whole
+/// where `whole` (an i1, or null: always) holds, else masked to `dst`.
+Value computeEpilogueVector(OpBuilder &b, Location loc, Value acc, Value dst,
+                            Value row, Value col, const EpilogueSpec &epilogue,
+                            Value whole);
 
 } // namespace mlir::tgemm
 

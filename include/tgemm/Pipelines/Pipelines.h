@@ -151,6 +151,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule, wgmma with tma: blocks per cluster (1 or "
                      "2), sharing B's tiles by TMA multicast"),
       llvm::cl::init(1)};
+  PassOptions::Option<bool, FlagOptionParser> tmaStore{
+      *this, "tma-store",
+      llvm::cl::desc("Schedule, wgmma with tma: store C through shared "
+                     "memory with the copy engine (a tensor map of C)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the NVPTX back end"),

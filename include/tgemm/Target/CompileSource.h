@@ -40,6 +40,9 @@ struct CompileOptions {
   std::optional<bool> persistent;
   /// wgmma with TMA: blocks per cluster; unset: the selected schedule's.
   std::optional<int64_t> cluster;
+  /// wgmma with TMA: store C with the copy engine; unset: the selected
+  /// schedule's.
+  std::optional<bool> tmaStore;
   unsigned optLevel = 3;
   /// Also assemble a cubin per kernel module with ptxas.
   bool emitCubin = false;

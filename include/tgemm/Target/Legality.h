@@ -94,7 +94,24 @@ struct Schedule {
   /// each copies its part of that B tile to every block of the cluster
   /// (TMA multicast).
   int64_t cluster = 1;
+  /// wgmma with TMA: the consumers store C through shared memory with the
+  /// copy engine (cp.async.bulk.tensor, a third tensor map) where the
+  /// runtime made every map, else as without it.
+  bool tmaStore = false;
 };
+
+/// The bulk store of C's tile (`tma_store`): each storing warp writes
+/// boxes of 16 rows by one 128-byte line of C's elements, laid out with
+/// the 128-byte swizzle, then one lane stores each box with the copy
+/// engine.
+constexpr int64_t kStoreBoxRows = 16;
+constexpr int64_t kStoreBoxBytes = 128;
+/// The box of C's tensor map for `cBits`-bit elements.
+std::array<int64_t, 2> storeBox(int64_t cBits);
+/// Whether a kernel of `config` can store `problem`'s C in boxes: one part
+/// of K (a split kernel's parts go to the workspace), and warp tiles whose
+/// rows of C are whole 128-byte lines.
+bool tmaStoreFits(const Problem &problem, const TileConfig &config);
 
 /// The largest cluster a schedule takes (blocks along M).
 constexpr int64_t kMaxCluster = 2;
@@ -202,6 +219,8 @@ struct SharedMemoryPlan {
   int64_t scratchOffset = 0, scratchBytes = 0, totalBytes = 0;
   /// A warp's slab in the scratch (EpilogueScratch::slabColumns).
   int64_t slabColumns = 0;
+  /// Each warp's store boxes (EpilogueScratch::storeBuffers).
+  int64_t storeBuffers = 0;
 };
 
 /// Bytes of one mbarrier object (PTX ISA, "Size and alignment of mbarrier
@@ -250,6 +269,10 @@ struct EpilogueScratch {
   /// mma.sync and wgmma: the columns of a warp's slab, which it stores
   /// 16 rows by that many columns at a time.
   int64_t slabColumns = 0;
+  /// With `tma_store`: the boxes of each warp (kStoreBoxRows x
+  /// kStoreBoxBytes, 1024-byte aligned), two where they fit (a warp writes
+  /// one while the copy engine reads the other), else one.
+  int64_t storeBuffers = 0;
 };
 /// The epilogue's scratch for `warps` warps of `warpTileN` columns. A
 /// persistent warp-specialized kernel's cannot overlay the rings (the
@@ -259,10 +282,17 @@ struct EpilogueScratch {
 /// `fact` (kept to half of it where the narrowest slab leaves room for two
 /// blocks on a multiprocessor). Neither can a clustered kernel's, where it
 /// would reach the barriers at `barriersAt` (0: none): the other blocks of
-/// the cluster may still arrive on them while this one stores.
+/// the cluster may still arrive on them while this one stores. With
+/// `tma_store` the scratch also holds each warp's store boxes (the kernel
+/// stores through them or, where the runtime made no tensor maps, through
+/// the slabs), and starts on 1024 bytes (epilogueScratchAlignment).
 EpilogueScratch epilogueScratch(const MmaFact &fact, const Schedule &schedule,
                                 int64_t warps, int64_t warpTileN,
                                 int64_t afterRings, int64_t barriersAt = 0);
+/// Where the scratch after the rings starts: kRingAlignment, or 1024 with
+/// `tma_store` (the 128-byte swizzle of its boxes is computed from the
+/// address).
+int64_t epilogueScratchAlignment(const Schedule &schedule);
 
 /// The whole plan for a problem's kernel under a config and schedule.
 SharedMemoryPlan planSharedMemory(const Problem &problem,

@@ -41,12 +41,13 @@ struct TunedConfig {
   /// over the family's default schedule (`swizzle`, `padding`,
   /// `async-copy`, `ldmatrix`, `refill-after-mma`, `interleave-copies`,
   /// `prefetch-fragments`, and wgmma's `warp-specialize`, `tma`,
-  /// `setmaxnreg`, `cluster`; every family's `persistent`).
+  /// `setmaxnreg`, `cluster`, `tma-store`; every family's `persistent`).
   struct ScheduleOptions {
     std::optional<Swizzle> swizzle;
     std::optional<int64_t> padding, cluster;
     std::optional<bool> asyncCopy, ldmatrix, refillAfterMma, interleaveCopies,
-        prefetchFragments, warpSpecialize, tma, setmaxnreg, persistent;
+        prefetchFragments, warpSpecialize, tma, setmaxnreg, persistent,
+        tmaStore;
   } options;
   double tflops = 0; // what it reached there (for reports only)
 

@@ -316,6 +316,9 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
     Option<"cluster", "cluster", "int64_t", /*default=*/"1",
            "wgmma with tma: blocks per cluster (1 or 2), sharing B's tiles "
            "by TMA multicast (tiling only)">,
+    Option<"tmaStore", "tma-store", "bool", /*default=*/"false",
+           "wgmma with tma: store C through shared memory with the copy "
+           "engine (tiling only: it adds C's tensor map)">,
   ];
 }
 

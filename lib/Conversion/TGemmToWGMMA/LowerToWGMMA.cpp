@@ -136,6 +136,9 @@ public:
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
   }
 
+  LogicalResult emitBulkStore(OpBuilder &b, StoreTileOp op,
+                              StoreTileOp::Adaptor adaptor) const override;
+
   int64_t blockN;
   Type accReg;
 };
@@ -534,6 +537,60 @@ struct WgmmaSlabStaging : public SlabStaging {
       : SlabStaging(b, loc, lowering, op, adaptor,
                     lowering.getAccumulatorRegister()) {}
 };
+
+/// The bulk store (PTX ISA, "cp.async.bulk.tensor"; "Proxies"): each warp
+/// writes box after box of its tile to its buffers (BoxStaging); every
+/// writing lane fences its st.shared for the async proxy
+/// (fence.proxy.async.shared::cta), the warp syncs, and lane 0 stores the
+/// box with cp.async.bulk.tensor.3d.global.shared::cta.bulk_group at C's
+/// coordinates (column, row, matrix) and commits it as a bulk group.
+/// Before a buffer is written again, lane 0 waits until the copy engine
+/// has read the stores of all but the buffers' other groups
+/// (cp.async.bulk.wait_group.read), and at the end until it has read every
+/// one: the buffers are then free for the next tile, and shared memory
+/// outlives nothing it still reads.
+LogicalResult WgmmaLowering::emitBulkStore(OpBuilder &b, StoreTileOp op,
+                                           StoreTileOp::Adaptor adaptor) const {
+  Location loc = op.getLoc();
+  BoxStaging staging(b, loc, *this, op, adaptor, accReg);
+  IndexMath im{b, loc};
+  Value mask = arith::ConstantIntOp::create(b, loc, -1, 32);
+  Value leader = im.eq(staging.getLane(), im.c(0));
+  int64_t buffers = staging.getNumBuffers();
+  auto waitRead = [&](int64_t pending) {
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &lb, Location) {
+      NVVM::CpAsyncBulkWaitGroupOp::create(
+          lb, loc, lb.getI32IntegerAttr(static_cast<int32_t>(pending)),
+          lb.getUnitAttr());
+      scf::YieldOp::create(lb, loc);
+    });
+    NVVM::SyncWarpOp::create(b, loc, mask);
+  };
+  SmallVector<Value> acc = unpackAccumulator(b, loc, adaptor.getAcc());
+  for (int64_t box = 0; box < staging.getNumBoxes(); ++box) {
+    if (box >= buffers)
+      waitRead(buffers - 1);
+    staging.write(b, box, acc);
+    NVVM::FenceProxyOp::create(
+        b, loc, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    NVVM::SyncWarpOp::create(b, loc, mask);
+    scf::IfOp::create(b, loc, leader, [&](OpBuilder &lb, Location) {
+      auto [row, col] = staging.originOf(lb, box);
+      SmallVector<Value> coordinates = {i32Value(lb, loc, col),
+                                        i32Value(lb, loc, row),
+                                        i32Value(lb, loc, adaptor.getMatrix())};
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          lb, loc, adaptor.getMap(), staging.bufferOf(lb, box), coordinates,
+          Value(), NVVM::TMAStoreMode::TILE, Value());
+      NVVM::CpAsyncBulkCommitGroupOp::create(lb, loc);
+      scf::YieldOp::create(lb, loc);
+    });
+  }
+  waitRead(0);
+  return success();
+}
 
 void WgmmaLowering::populatePatterns(RewritePatternSet &patterns,
                                      const TypeConverter &converter) const {

@@ -110,7 +110,7 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult
 ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError, bool, bool,
                      bool, bool, bool, ::tgemm::Swizzle, int64_t padding,
-                     bool, bool, bool, bool, int64_t cluster) {
+                     bool, bool, bool, bool, int64_t cluster, bool) {
   if (::tgemm::Verdict v = ::tgemm::checkPadding(padding))
     return emitError() << v->message;
   if (::tgemm::Verdict v = ::tgemm::checkCluster(cluster))

@@ -775,5 +775,18 @@ LogicalResult StoreTileOp::verify() {
   if (failed(verifyEpilogue(*this, getEpilogueAttr(), getEpilogueOperands(),
                             getDst().getType(), /*packed=*/false)))
     return failure();
+  if (bool(getMap()) != bool(getMatrix()))
+    return emitOpError() << "takes a tensor map and the matrix it stores "
+                            "(via %map[%matrix]), or neither";
+  if (getMap()) {
+    int64_t bits = getDst().getType().getElementTypeBitWidth();
+    int64_t cols = getAcc().getType().getCols();
+    if (bits < 8 || cols * bits % (::tgemm::kStoreBoxBytes * 8) != 0)
+      return emitOpError()
+             << "stores through a tensor map in " << ::tgemm::kStoreBoxBytes
+             << "-byte lines of C, but a row of its tile is " << cols
+             << " elements of " << dstElement << " (" << cols * bits
+             << " bits)";
+  }
   return verifyThreadRange(*this, getThreads());
 }

@@ -179,7 +179,12 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     - `cluster` (1): blocks per cluster, 1 or 2 (wgmma with `tma`): the
       blocks of a cluster take tiles of C one above the other, which share
       B's tiles, and each copies its part of each B tile to every block of
-      the cluster (TMA multicast); the manifest's `cluster`.
+      the cluster (TMA multicast); the manifest's `cluster`;
+    - `tma_store` (false): wgmma with `tma`: the consumers write C's tile
+      to shared memory in boxes of 16 rows by 128 bytes and store each with
+      the copy engine (`cp.async.bulk.tensor`, through C's tensor map, the
+      manifest's third `tensor_maps` entry), where the runtime made every
+      map; elsewhere they store as without it.
 
     ```mlir
     #tgemm.schedule<refill_after_mma = true, swizzle = pad>
@@ -197,7 +202,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     TGemm_FlagParameter<"false">:$tma,
     TGemm_FlagParameter<"false">:$setmaxnreg,
     TGemm_FlagParameter<"false">:$persistent,
-    DefaultValuedParameter<"int64_t", "1", "blocks per cluster">:$cluster
+    DefaultValuedParameter<"int64_t", "1", "blocks per cluster">:$cluster,
+    TGemm_FlagParameter<"false">:$tma_store
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
@@ -205,7 +211,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       return $_get($_ctxt, s.refillAfterMma, s.interleaveCopies,
                    s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
                    s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters,
-                   s.persistent, s.cluster);
+                   s.persistent, s.cluster, s.tmaStore);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -214,7 +220,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       return {getRefillAfterMma(), getInterleaveCopies(),
               getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
               getSwizzle(), getPadding(), getWarpSpecialize(), getTma(),
-              getSetmaxnreg(), getPersistent(), getCluster()};
+              getSetmaxnreg(), getPersistent(), getCluster(),
+              getTmaStore()};
     }
     static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
   }];

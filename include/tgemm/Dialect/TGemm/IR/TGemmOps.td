@@ -11,6 +11,9 @@ include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
 include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 
+// A pointer of the generic address space (a tensor map's address).
+def TGemm_GenericPointer : LLVM_PointerInAddressSpace<0>;
+
 class TGemm_Op<string mnemonic, list<Trait> traits = []>
     : Op<TGemm_Dialect, mnemonic, traits>;
 
@@ -396,7 +399,7 @@ def TGemm_LoadFragsOp : TGemm_Op<"load_frags"> {
   let hasVerifier = 1;
 }
 
-def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
+def TGemm_StoreTileOp : TGemm_Op<"store_tile", [AttrSizedOperandSegments]> {
   let summary = "A warp writes its accumulator to C through the epilogue";
   let description = [{
     The warp writes `dst[row + i, col + j] = alpha * acc[i, j] +
@@ -417,9 +420,20 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
     that every epilogue operand starts on a 16-byte boundary (and a
     residual's rows).
 
+    With `via %map[%matrix]`, the warp writes its tile to shared memory
+    and the copy engine stores it (a bulk store, `tma_store` in
+    `#tgemm.schedule`): `%map` is the tensor map of the whole of C
+    (`tgemm.tensor_map`, a box of 16 rows by one 128-byte line of C's
+    elements with the 128-byte swizzle) and `%matrix` the matrix of the
+    batch `dst` is, whose rows and columns are those of the map. The copy
+    engine writes nothing outside C. Each row of the warp's tile must be
+    whole 128-byte lines of C's elements.
+
     ```mlir
     tgemm.store_tile %acc, %C[%m0, %n0] alpha(1.0)
         : !tgemm.acc<64x64xf32>, memref<4096x4096xf32>
+    tgemm.store_tile %acc, %C[%m0, %n0] via %mapC[%z] threads [0, 256]
+        : !tgemm.acc<64x256xf32>, memref<4096x4096xf16>
     ```
   }];
   let arguments = (ins TGemm_AccumulatorType:$acc,
@@ -429,14 +443,26 @@ def TGemm_StoreTileOp : TGemm_Op<"store_tile"> {
                        UnitAttr:$in_bounds,
                        OptionalAttr<DenseI64ArrayAttr>:$threads,
                        Arg<Variadic<AnyMemRef>, "epilogue operands", [MemRead]>:$epilogue_operands,
-                       OptionalAttr<TGemm_EpilogueAttr>:$epilogue);
+                       OptionalAttr<TGemm_EpilogueAttr>:$epilogue,
+                       Optional<TGemm_GenericPointer>:$map,
+                       Optional<Index>:$matrix);
   let assemblyFormat = [{
     $acc `,` $dst `[` $row `,` $col `]`
     (`alpha` `(` $alpha^ `)`)? (`beta` `(` $beta^ `)`)?
     custom<Epilogue>($epilogue, $epilogue_operands, type($epilogue_operands))
+    (`via` $map^ `[` $matrix `]`)?
     (`in_bounds` $in_bounds^)? (`threads` $threads^)? attr-dict `:`
     type($acc) `,` type($dst)
   }];
+  let builders = [
+    OpBuilder<(ins "Value":$acc, "Value":$dst, "Value":$row, "Value":$col,
+                   "FloatAttr":$alpha, "FloatAttr":$beta, "bool":$in_bounds,
+                   "DenseI64ArrayAttr":$threads, "ValueRange":$epilogue_operands,
+                   "ArrayAttr":$epilogue), [{
+      build($_builder, $_state, acc, dst, row, col, alpha, beta, in_bounds,
+            threads, epilogue_operands, epilogue, Value(), Value());
+    }]>
+  ];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
