@@ -7,6 +7,9 @@
 #   bench/epilogue.sh prepare DIR   # here: compile the kernels into DIR
 #   bench/epilogue.sh run DIR       # GPU host: runtime build, runs, CSV
 #
+# LOWERINGS (default "ptx wgmma") picks the families to prepare; OPTIONS
+# adds pipeline options to each (e.g. LOWERINGS=wgmma OPTIONS=tma-store=true).
+#
 # The fused kernel's overhead is its ratio to the library over the plain
 # kernel's ratio, both against the library of their own process.
 set -euo pipefail
@@ -50,11 +53,12 @@ if [[ $mode == prepare ]]; then
   mkdir -p "$dir"
   for k in "${KERNELS[@]}"; do
     IFS='|' read -r name lowering chip a acc c <<<"$k"
+    [[ " ${LOWERINGS:-ptx wgmma} " == *" $lowering "* ]] || continue
     for e in "${EPILOGUES[@]}"; do
       IFS='|' read -r ename sig <<<"$e"
       emit "$a" "$acc" "$c" "$sig" > "$dir/$name-$ename.mlir"
       "$opt" "$dir/$name-$ename.mlir" \
-        --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$dir/$name-$ename.k.mlir"
+        --tgemm-pipeline="lowering=$lowering chip=$chip${OPTIONS:+ $OPTIONS}" -o "$dir/$name-$ename.k.mlir"
       "$translate" --emit=ptx "$dir/$name-$ename.k.mlir" -o "$dir/$name-$ename.ptx"
       "$translate" --emit=manifest "$dir/$name-$ename.k.mlir" -o "$dir/$name-$ename.json"
     done

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tgemm/Conversion/LaneCoords.h"
+#include "tgemm/Conversion/PtxBuilder.h"
 #include "tgemm/Conversion/TileLowering.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -204,12 +205,6 @@ BoxStaging::BoxStaging(OpBuilder &b, Location loc,
          boxCols % lowering.fact.shape.n == 0 && "boxes of whole fragments");
   boxesPerRow = accType.getCols() / boxCols;
   buffers = std::max<int64_t>(1, lowering.plan.storeBuffers);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  lane = im.rem(tid, 32);
-  accLane = std::make_unique<LaneCoords>(im, accLayout.laneModes, lane);
-  int64_t boxBytes = ::tgemm::kStoreBoxRows * ::tgemm::kStoreBoxBytes;
-  warpBuffers = getScratchPointer(b, loc, lowering.plan, lowering.module,
-                                  im.mul(im.div(tid, 32), buffers * boxBytes));
   epilogue = EpilogueSpec::get(op.getAlphaValue(), op.getBetaValue(),
                                op.getEpilogueAttr(),
                                adaptor.getEpilogueOperands());
@@ -227,11 +222,28 @@ BoxStaging::BoxStaging(OpBuilder &b, Location loc,
 
 BoxStaging::~BoxStaging() = default;
 
-Value BoxStaging::bufferOf(OpBuilder &b, int64_t box) const {
+// The thread's index, read again for each box (%tid.x, as an instruction
+// the compiler keeps where it is): the addresses of a box are then made
+// where it is written. From one read they would be the same values for
+// every box sharing a buffer, and for every tile of a persistent kernel,
+// so the compiler would compute them once and keep one per store live
+// through the whole epilogue, and through the k-loop beside the
+// accumulator, where they spill.
+Value BoxStaging::readThread(OpBuilder &b) const {
+  PtxBuilder ptx(b, loc);
+  std::string out = ptx.output(b.getI32Type(), "=r");
+  Value tid =
+      ptx.emit("mov.u32 " + out + ", %tid.x;", /*sideEffects=*/true).front();
+  return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), tid);
+}
+
+Value BoxStaging::bufferOf(OpBuilder &b, int64_t box, Value tid) const {
   IndexMath im{b, loc};
-  return offsetSharedPointer(
-      b, loc, warpBuffers,
-      im.c(box % buffers * ::tgemm::kStoreBoxRows * ::tgemm::kStoreBoxBytes));
+  int64_t boxBytes = ::tgemm::kStoreBoxRows * ::tgemm::kStoreBoxBytes;
+  return getScratchPointer(
+      b, loc, lowering.plan, lowering.module,
+      im.add(im.mul(im.div(tid, 32), buffers * boxBytes),
+             box % buffers * boxBytes));
 }
 
 std::pair<Value, Value> BoxStaging::originOf(OpBuilder &b, int64_t box) const {
@@ -241,14 +253,16 @@ std::pair<Value, Value> BoxStaging::originOf(OpBuilder &b, int64_t box) const {
           im.add(tileCol, g * boxCols)};
 }
 
-void BoxStaging::write(OpBuilder &b, int64_t box, ArrayRef<Value> acc) const {
+void BoxStaging::write(OpBuilder &b, int64_t box, Value tid,
+                       ArrayRef<Value> acc) const {
   IndexMath im{b, loc};
   int64_t fm = box / boxesPerRow;
   int64_t n = lowering.fact.shape.n;
   int64_t fnBegin = box % boxesPerRow * (boxCols / n);
   int64_t fnEnd = fnBegin + boxCols / n;
   auto [boxRow, boxCol] = originOf(b, box);
-  Value buffer = bufferOf(b, box);
+  Value buffer = bufferOf(b, box, tid);
+  LaneCoords lanes(im, accLayout.laneModes, im.rem(tid, 32));
   int64_t perReg = ::tgemm::accumulatorValuesPerRegister(lowering.fact);
   auto pairType = VectorType::get({2}, accElement);
   for (int64_t fn = fnBegin; fn < fnEnd; ++fn) {
@@ -258,8 +272,8 @@ void BoxStaging::write(OpBuilder &b, int64_t box, ArrayRef<Value> acc) const {
       assert((accLayout.valueCoord(v + 1) ==
               ::tgemm::TileCoord{at.row, at.col + 1}) &&
              "an accumulator pair is two adjacent columns");
-      Value row = accLane->row(im, at.row);
-      Value col = accLane->col(im, at.col + (fn - fnBegin) * n);
+      Value row = lanes.row(im, at.row);
+      Value col = lanes.col(im, at.col + (fn - fnBegin) * n);
       // The pair as a vector of the accumulator's elements: two registers,
       // or one that packs both.
       Value pair;

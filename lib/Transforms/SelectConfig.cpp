@@ -132,9 +132,18 @@ struct SelectConfigPass
         }
         // A bulk-storing entry stores C's tile in boxes of whole 128-byte
         // lines; where a warp's row of this C is not, or K is split, it
-        // stores as without them.
-        if (schedule.tmaStore && !::tgemm::tmaStoreFits(getProblem(op), tile))
-          schedule.tmaStore = false;
+        // stores as without them. So it does where the epilogue reads
+        // memory (C with beta, a bias, scale or residual operand): the
+        // boxes are written from the accumulator while it is live, and the
+        // loads beside it spill (ptxas, persistent 128 x 256 bf16: 92 to
+        // 300 bytes with bias-relu to silu-residual, none through slabs),
+        // where the slabs free the accumulator before they read.
+        if (schedule.tmaStore) {
+          ::tgemm::Problem problem = getProblem(op);
+          if (!::tgemm::tmaStoreFits(problem, tile) || problem.beta != 0.0 ||
+              !problem.epilogueTypes.empty())
+            schedule.tmaStore = false;
+        }
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;

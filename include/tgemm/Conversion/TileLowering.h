@@ -422,14 +422,17 @@ public:
   int64_t getNumBoxes() const { return frags.fragsM * boxesPerRow; }
   /// The warp's buffers (each box goes to buffer box % count).
   int64_t getNumBuffers() const { return buffers; }
-  /// The shared memory box `box` is written to.
-  Value bufferOf(OpBuilder &b, int64_t box) const;
+  /// The thread's index (%tid.x), read where it is asked for, so that
+  /// what is made from it is not kept live from one box to the next.
+  Value readThread(OpBuilder &b) const;
+  /// The shared memory box `box` is written to by thread `tid`'s warp.
+  Value bufferOf(OpBuilder &b, int64_t box, Value tid) const;
   /// Where box `box` lies in C: its first row and column, the tensor map's
   /// coordinates.
   std::pair<Value, Value> originOf(OpBuilder &b, int64_t box) const;
-  /// The lane's elements of box `box`, through the epilogue, to its buffer.
-  void write(OpBuilder &b, int64_t box, ArrayRef<Value> acc) const;
-  Value getLane() const { return lane; }
+  /// Thread `tid`'s elements of box `box`, through the epilogue, to its
+  /// warp's buffer.
+  void write(OpBuilder &b, int64_t box, Value tid, ArrayRef<Value> acc) const;
 
 private:
   Location loc;
@@ -439,9 +442,8 @@ private:
   const ::tgemm::FragmentLayout &accLayout;
   Type accReg, accElement, cElement;
   int64_t cBytes, boxCols, boxesPerRow, buffers;
-  Value lane, warpBuffers, whole;
+  Value whole;
   EpilogueSpec epilogue;
-  std::unique_ptr<LaneCoords> accLane;
 };
 
 /// One kernel's instruction-level lowering: what its patterns share, and

@@ -555,10 +555,10 @@ LogicalResult WgmmaLowering::emitBulkStore(OpBuilder &b, StoreTileOp op,
   BoxStaging staging(b, loc, *this, op, adaptor, accReg);
   IndexMath im{b, loc};
   Value mask = arith::ConstantIntOp::create(b, loc, -1, 32);
-  Value leader = im.eq(staging.getLane(), im.c(0));
   int64_t buffers = staging.getNumBuffers();
-  auto waitRead = [&](int64_t pending) {
-    scf::IfOp::create(b, loc, leader, [&](OpBuilder &lb, Location) {
+  auto isLeader = [&](Value tid) { return im.eq(im.rem(tid, 32), im.c(0)); };
+  auto waitRead = [&](int64_t pending, Value tid) {
+    scf::IfOp::create(b, loc, isLeader(tid), [&](OpBuilder &lb, Location) {
       NVVM::CpAsyncBulkWaitGroupOp::create(
           lb, loc, lb.getI32IntegerAttr(static_cast<int32_t>(pending)),
           lb.getUnitAttr());
@@ -568,27 +568,28 @@ LogicalResult WgmmaLowering::emitBulkStore(OpBuilder &b, StoreTileOp op,
   };
   SmallVector<Value> acc = unpackAccumulator(b, loc, adaptor.getAcc());
   for (int64_t box = 0; box < staging.getNumBoxes(); ++box) {
+    Value tid = staging.readThread(b);
     if (box >= buffers)
-      waitRead(buffers - 1);
-    staging.write(b, box, acc);
+      waitRead(buffers - 1, tid);
+    staging.write(b, box, tid, acc);
     NVVM::FenceProxyOp::create(
         b, loc, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(b.getContext(),
                                    NVVM::SharedSpace::shared_cta));
     NVVM::SyncWarpOp::create(b, loc, mask);
-    scf::IfOp::create(b, loc, leader, [&](OpBuilder &lb, Location) {
+    scf::IfOp::create(b, loc, isLeader(tid), [&](OpBuilder &lb, Location) {
       auto [row, col] = staging.originOf(lb, box);
       SmallVector<Value> coordinates = {i32Value(lb, loc, col),
                                         i32Value(lb, loc, row),
                                         i32Value(lb, loc, adaptor.getMatrix())};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-          lb, loc, adaptor.getMap(), staging.bufferOf(lb, box), coordinates,
-          Value(), NVVM::TMAStoreMode::TILE, Value());
+          lb, loc, adaptor.getMap(), staging.bufferOf(lb, box, tid),
+          coordinates, Value(), NVVM::TMAStoreMode::TILE, Value());
       NVVM::CpAsyncBulkCommitGroupOp::create(lb, loc);
       scf::YieldOp::create(lb, loc);
     });
   }
-  waitRead(0);
+  waitRead(0, staging.readThread(b));
   return success();
 }
 
