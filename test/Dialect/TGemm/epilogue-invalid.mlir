@@ -122,7 +122,7 @@ func.func @int_c(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
 
 func.func @operand_count(%acc: !tgemm.acc<32x32xf32>, %c: memref<?x?xf32>, %i: index, %x: memref<?xf32>) {
   // expected-error @+1 {{has 1 epilogue operand(s), but no epilogue to read them}}
-  "tgemm.store_tile"(%acc, %c, %i, %i, %x) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>}
+  "tgemm.store_tile"(%acc, %c, %i, %i, %x) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>}
       : (!tgemm.acc<32x32xf32>, memref<?x?xf32>, index, index, memref<?xf32>) -> ()
   return
 }
@@ -131,7 +131,7 @@ func.func @operand_count(%acc: !tgemm.acc<32x32xf32>, %c: memref<?x?xf32>, %i: i
 
 func.func @step_count(%acc: !tgemm.acc<32x32xf32>, %c: memref<?x?xf32>, %i: index, %x: memref<?xf32>) {
   // expected-error @+1 {{has 1 epilogue operand(s), but its epilogue's steps read 2}}
-  "tgemm.store_tile"(%acc, %c, %i, %i, %x) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>,
+  "tgemm.store_tile"(%acc, %c, %i, %i, %x) {operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0>,
       epilogue = [#tgemm.epilogue_step<bias(col)>, #tgemm.epilogue_step<scale(row)>]}
       : (!tgemm.acc<32x32xf32>, memref<?x?xf32>, index, index, memref<?xf32>) -> ()
   return

@@ -406,3 +406,20 @@ func.func @remote_bytes(%i: index) {
   tgemm.arrive_barrier %full[%i] expect_bytes 64 cta %i : !tgemm.barriers<4>
   return
 }
+
+// -----
+
+func.func @via_partial_line(%acc: !tgemm.acc<16x48xf32>, %c: memref<?x?xf32>, %map: !llvm.ptr, %i: index) {
+  // expected-error @+1 {{stores through a tensor map in 128-byte lines of C, but a row of its tile is 48 elements of 'f32' (1536 bits)}}
+  tgemm.store_tile %acc, %c[%i, %i] via %map[%i] : !tgemm.acc<16x48xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+func.func @via_rows(%acc: !tgemm.acc<8x64xf32>, %c: memref<?x?xf32>, %map: !llvm.ptr, %i: index) {
+  // expected-error @+1 {{stores through a tensor map in boxes of 16 rows, but its tile has 8}}
+  tgemm.store_tile %acc, %c[%i, %i] via %map[%i] : !tgemm.acc<8x64xf32>, memref<?x?xf32>
+  return
+}
+

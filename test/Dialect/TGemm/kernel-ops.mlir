@@ -61,6 +61,19 @@ func.func @in_flight(%c: memref<?x?xf32>, %i: index) {
   return
 }
 
+// A store through C's tensor map (the TMA-store epilogue): the map and
+// the matrix of the batch it stores into.
+// CHECK-LABEL: func.func @via_map
+// CHECK: tgemm.store_tile %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] via %{{.*}}[%{{.*}}] threads [0, 256] : <16x256xf32>, memref<?x?xf32>
+// CHECK: tgemm.store_tile %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] beta(1.000000e+00) via %{{.*}}[%{{.*}}] in_bounds : <16x64xf32>, memref<?x?xbf16>
+func.func @via_map(%acc: !tgemm.acc<16x256xf32>, %c: memref<?x?xf32>,
+                   %acc16: !tgemm.acc<16x64xf32>, %c16: memref<?x?xbf16>,
+                   %map: !llvm.ptr, %i: index) {
+  tgemm.store_tile %acc, %c[%i, %i] via %map[%i] threads [0, 256] : !tgemm.acc<16x256xf32>, memref<?x?xf32>
+  tgemm.store_tile %acc16, %c16[%i, %i] beta(1.0) via %map[%i] in_bounds : !tgemm.acc<16x64xf32>, memref<?x?xbf16>
+  return
+}
+
 // Split K: the host's workspace and the kernel's sum of a tile's parts.
 // CHECK-LABEL: func @split_k
 // CHECK: %[[W:.*]] = tgemm.workspace for %{{.*}} parts 4 : memref<?x?xf16> -> memref<?xi8>

@@ -787,6 +787,11 @@ LogicalResult StoreTileOp::verify() {
              << "-byte lines of C, but a row of its tile is " << cols
              << " elements of " << dstElement << " (" << cols * bits
              << " bits)";
+    int64_t rows = getAcc().getType().getRows();
+    if (rows % ::tgemm::kStoreBoxRows != 0)
+      return emitOpError()
+             << "stores through a tensor map in boxes of "
+             << ::tgemm::kStoreBoxRows << " rows, but its tile has " << rows;
   }
   return verifyThreadRange(*this, getThreads());
 }
