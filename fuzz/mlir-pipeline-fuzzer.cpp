@@ -137,6 +137,10 @@ void chooseOptions(uint64_t bits, mlir::tgemm::PipelineOptions &options) {
   static const int64_t clusters[] = {1, 1, 1, 1, 1, 2, 2, 3};
   if (int64_t cluster = clusters[pick(bits, 8)]; cluster != 1)
     options.cluster = cluster;
+  // The TMA store: a wgmma knob with TMA (refused elsewhere, and where a
+  // warp tile's row of C is not whole 128-byte lines).
+  if (pick(bits, 4) == 0)
+    options.tmaStore = true;
 }
 
 /// Collects diagnostics, bounded, for a finding's report.

@@ -33,7 +33,8 @@ compiler's `config auto` picks it), else the family's default: for wmma and
 ptx the GPU suite's (the first line per precision in scripts/gpu-suite.sh),
 for wgmma the compiler's (gemmbench.precisions.wgmma_default). The
 ablation switches one feature off at a time at 8192^3: by default ptx's and
-wmma's; wgmma's copy schedule (no-tma, no-warp-specialize) on request.
+wmma's; wgmma's schedule (no-tma, no-warp-specialize, no-persistent,
+no-tma-store) on request.
 """
 import argparse
 import collections
@@ -62,6 +63,8 @@ HEADLINE = "8192x8192x8192"
 # Each feature switched off alone: (variant, pipeline options, what the
 # table calls it). A variant equal to the baseline is left out
 # (swizzle-xor exists only for a baseline that is not xor).
+WITHOUT_TMA = (("cluster", "1"), ("setmaxnreg", "false"),
+               ("tma-store", "false"))
 ABLATIONS = [
     ("no-async-copy", (("async-copy", "false"),), "cp.async off"),
     ("no-ldmatrix", (("ldmatrix", "false"),), "ldmatrix off"),
@@ -72,11 +75,17 @@ ABLATIONS = [
     # accepts stages=1); two: double buffering only.
     ("stages-1", (("stages", "1"),), "1 stage"),
     ("stages-2", (("stages", "2"),), "2 stages"),
-    # wgmma's producer warpgroup copying with cp.async instead of TMA; no
+    # wgmma's producer warpgroup copying with cp.async instead of TMA (and
+    # so without what needs TMA: the TMA store, setmaxnreg, clusters); no
     # producer at all (every warp copies with cp.async, then multiplies).
-    ("no-tma", (("tma", "false"),), "TMA off"),
-    ("no-warp-specialize", (("tma", "false"), ("warp-specialize", "false")),
-     "no producer warpgroup"),
+    ("no-tma", (("tma", "false"),) + WITHOUT_TMA, "TMA off"),
+    ("no-warp-specialize", (("tma", "false"), ("warp-specialize", "false"))
+     + WITHOUT_TMA, "no producer warpgroup"),
+    # wgmma's other schedule features, where the database turned them on:
+    # one block per tile instead of a persistent grid; C stored by the
+    # consumers' threads instead of through a tensor map.
+    ("no-persistent", (("persistent", "false"),), "one block per tile"),
+    ("no-tma-store", (("tma-store", "false"),), "TMA store off"),
 ]
 ABLATION_LABELS = {name: label for name, _, label in ABLATIONS}
 # The variants each family has: every ptx switch; wmma's copies through
@@ -86,14 +95,17 @@ FAMILY_ABLATIONS = {
     "ptx": ["no-async-copy", "no-ldmatrix", "swizzle-none", "swizzle-pad",
             "swizzle-xor", "stages-1", "stages-2"],
     "wmma": ["no-async-copy"],
-    "wgmma": ["no-tma", "no-warp-specialize"],
+    "wgmma": ["no-tma", "no-warp-specialize", "no-persistent",
+              "no-tma-store"],
 }
 # The pipeline's schedule where no option overrides it, in the switches the
 # ablations turn (tgemm::defaultSchedule, lib/Target/Legality.cpp); options
 # equal to it are left out of kernel names.
 PIPELINE_DEFAULTS = {"async-copy": "true", "ldmatrix": "true",
                      "swizzle": "xor"}
-WGMMA_DEFAULTS = {"warp-specialize": "true", "tma": "true"}
+WGMMA_DEFAULTS = {"warp-specialize": "true", "tma": "true",
+                  "setmaxnreg": "false", "persistent": "false",
+                  "cluster": "1", "tma-store": "false"}
 TAGS = ["precision", "lowering", "variant"]
 PTXAS_COLUMNS = ["kernel", "precision", "lowering", "variants", "config",
                  "options", "chip", "status", "registers", "spill_stores",
@@ -1074,13 +1086,19 @@ def report(args):
                "the pre-Ampere WMMA kernel.", ""] + wmma_ablation + [""]
     wgmma_ablation = ablation_table(rows, ptxas, "wgmma")
     if wgmma_ablation:
-        md += ["## Ablation: wgmma's copies", "",
+        md += ["## Ablation: wgmma's schedule", "",
                "The wgmma lowering's default schedule has a producer "
                "warpgroup that copies the tiles with TMA while the config's "
                "warps multiply (mbarriers between them); `tma=false` has "
-               "the producer copy with cp.async, `warp-specialize=false` "
-               "drops the producer: every warp copies with cp.async, then "
-               "multiplies.", ""] + wgmma_ablation + [""]
+               "the producer copy with cp.async (and so drops what needs "
+               "TMA: the TMA store, setmaxnreg, clusters), "
+               "`warp-specialize=false` drops the producer: every warp "
+               "copies with cp.async, then multiplies. Where the database "
+               "turns them on, `persistent=false` launches one block per "
+               "tile instead of a persistent grid, and `tma-store=false` "
+               "has the consumers' threads store C instead of bulk tensor "
+               "stores from shared memory; — where the baseline has no "
+               "such feature.", ""] + wgmma_ablation + [""]
     md += ["## Per precision", ""]
     for p in study.precisions():
         _, library_name = study.library(p.name, shape)

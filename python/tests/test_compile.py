@@ -327,3 +327,33 @@ func.func @linear_relu(%x: memref<?x?xbf16>, %w: memref<?x?xbf16>,
         {"op": "relu"}]
     names = [a["name"] for a in k["args"]]
     assert names[names.index("c") + 1] == "epilogue0"
+
+
+def test_tma_store(example):
+    kernel = tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma",
+                           "sm_90a", tma_store=True)
+    [k] = kernel.kernels
+    # A third map, C's: boxes of 16 rows by one 128-byte line of f32.
+    maps = k["tensor_maps"]
+    assert [m["operand"] for m in maps] == ["a", "b", "c"]
+    assert maps[2]["box"] == [16, 32]
+    assert maps[2]["swizzle"] == 128
+    assert "cp.async.bulk.tensor.3d.global.shared::cta" in kernel.ptx
+    assert "cp.async.bulk.wait_group.read" in kernel.ptx
+    plain = tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma",
+                          "sm_90a", tma_store=False)
+    assert [m["operand"] for m in plain.kernels[0]["tensor_maps"]] == \
+        ["a", "b"]
+    assert "global.shared::cta" not in plain.ptx
+    # Only wgmma with TMA stores through a map.
+    with pytest.raises(tgemm.CompileError) as info:
+        tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90",
+                      tma_store=True)
+    assert "tma_store is a wgmma knob" in str(info.value)
+    with pytest.raises(tgemm.CompileError) as info:
+        tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma", "sm_90a",
+                      tma=False, tma_store=True)
+    assert "tma_store needs tma = true" in str(info.value)
+    with pytest.raises(TypeError):
+        tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma", "sm_90a",
+                      tma_store="yes")

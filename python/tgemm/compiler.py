@@ -167,8 +167,12 @@ class CompiledKernel:
             self.lowering, self.chip, [m.name for m in self.modules])
 
 
-def _optional_flag(value):
-    return None if value is None else bool(value)
+def _optional_flag(name, value):
+    # A schedule knob is on, off or left to the schedule (None); anything
+    # else ("yes", 1) is a caller's mistake, not a truth value.
+    if value is None or isinstance(value, bool):
+        return value
+    raise TypeError("%s must be True, False or None, not %r" % (name, value))
 
 
 def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
@@ -219,10 +223,11 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         swizzle=str(swizzle), padding=padding, opt_level=opt_level,
         emit_cubin=bool(emit_cubin), ptxas="" if ptxas is None else
         os.fspath(ptxas), source_name=str(source_name),
-        warp_specialize=_optional_flag(warp_specialize),
-        tma=_optional_flag(tma), setmaxnreg=_optional_flag(setmaxnreg),
-        persistent=_optional_flag(persistent), cluster=cluster,
-        tma_store=_optional_flag(tma_store))
+        warp_specialize=_optional_flag("warp_specialize", warp_specialize),
+        tma=_optional_flag("tma", tma),
+        setmaxnreg=_optional_flag("setmaxnreg", setmaxnreg),
+        persistent=_optional_flag("persistent", persistent), cluster=cluster,
+        tma_store=_optional_flag("tma_store", tma_store))
     diagnostics = result["diagnostics"].decode("utf-8", "replace")
     if not result["success"]:
         raise CompileError(diagnostics)
