@@ -15,9 +15,10 @@
 # OPTIONS: pipeline options added to the family's default schedule (e.g.
 # "persistent=true tma-store=true"); with persistent=true every check also
 # runs with --persistent-blocks 3, so that blocks loop over several tiles.
-# "strided" has alpha and beta (an epilogue that reads C, so C is stored by
-# the consumers' threads), "scaled" alpha alone (stored through C's tensor
-# map where tma-store is on and C's rows allow a map).
+# "strided" has alpha and beta (the epilogue reads C first), "scaled" alpha
+# alone; with tma-store both store C through its tensor map where C's rows
+# allow one (explicit options are kept: only tgemm-select-config's database
+# entries drop tma-store where the epilogue reads memory).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source bench/build-runtime.sh
