@@ -161,16 +161,29 @@ struct FromLinalgPass
     if (failed(found))
       return why;
     MatmulDims dims = *found;
-    // `cast` is absent when it is the default, cast_signed; a generic
-    // op's body says it with arith.extui.
-    auto cast = op->getAttrOfType<linalg::TypeFnAttr>("cast");
-    bool unsignedCast =
-        cast && cast.getValue() != linalg::TypeFn::cast_signed;
-    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
-      generic.getBody()->walk([&](arith::ExtUIOp) { unsignedCast = true; });
-    if (unsignedCast)
-      return "it extends its operands as unsigned; tgemm reads unsigned "
-             "8-bit operands from ui8 memrefs";
+    // Unsigned bytes: named ops say it with `cast` (absent when it is the
+    // default, cast_signed), a generic op's body with arith.extui of its
+    // inputs. Both inputs alike: no instruction mixes signedness here.
+    bool unsignedA = false, unsignedB = false;
+    if (auto cast = op->getAttrOfType<linalg::TypeFnAttr>("cast"))
+      unsignedA = unsignedB = cast.getValue() == linalg::TypeFn::cast_unsigned;
+    if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+      auto extendedUnsigned = [&](unsigned input) {
+        return llvm::any_of(generic.getBody()->getArgument(input).getUsers(),
+                            [](Operation *user) { return isa<arith::ExtUIOp>(user); });
+      };
+      unsignedA = extendedUnsigned(0);
+      unsignedB = extendedUnsigned(1);
+    }
+    if (unsignedA != unsignedB)
+      return "it extends one input as signed and the other as unsigned; "
+             "tgemm multiplies two signed or two unsigned 8-bit operands";
+    bool unsignedBytes = unsignedA;
+    if (unsignedBytes)
+      for (Value input : op.getDpsInputs())
+        if (!getElementTypeOrSelf(input.getType()).isSignlessInteger(8))
+          return "it extends its inputs as unsigned, which tgemm reads "
+                 "only from signless i8 operands (unsigned bytes)";
 
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     std::optional<Layout> layoutA = layoutOf(maps[0], dims, dims.m, dims.k);
@@ -209,7 +222,8 @@ struct FromLinalgPass
         LayoutAttr::get(ctx, *layoutB), TypeAttr::get(acc),
         /*alpha=*/nullptr, builder.getF64FloatAttr(zeroFill ? 0.0 : 1.0),
         /*config=*/nullptr, /*schedule=*/nullptr,
-        /*epilogue_operands=*/ValueRange(), /*epilogue=*/nullptr);
+        /*epilogue_operands=*/ValueRange(), /*epilogue=*/nullptr,
+        unsignedBytes ? builder.getUnitAttr() : UnitAttr());
 
     // The verifier knows which element types, accumulators and strides an
     // instruction takes; its first message is the reason not to import.

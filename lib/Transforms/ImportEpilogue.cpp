@@ -599,7 +599,8 @@ public:
             : f64(alpha * chain.factor),
         f64(beta * chain.factor), matmul.getConfigAttr(),
         matmul.getScheduleAttr(), operands,
-        steps.empty() ? nullptr : builder.getArrayAttr(steps));
+        steps.empty() ? nullptr : builder.getArrayAttr(steps),
+        matmul.getUnsignedOperandsAttr());
     if (std::string why = verifyMessage(fused); !why.empty()) {
       fused.erase();
       for (Operation *view : llvm::reverse(views))

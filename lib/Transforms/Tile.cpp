@@ -170,8 +170,23 @@ public:
       matrixIndex = im.div(bz, splitK);
       split = im.rem(bz, splitK);
     }
-    a = matrixOfBatch(b, loc, entry.getArgument(0), matrixIndex);
-    bMat = matrixOfBatch(b, loc, entry.getArgument(1), matrixIndex);
+    // Signless bytes read as unsigned (`unsigned`): the kernel's tile ops
+    // see ui8 operands, the launch passes the i8 buffers as they are (one
+    // descriptor for both; the cast is reconciled when the kernel is
+    // lowered to LLVM).
+    auto operandOf = [&](unsigned index, bool isA) -> Value {
+      Value arg = entry.getArgument(index);
+      Type element = op.getOperandElementType(isA);
+      auto type = cast<MemRefType>(arg.getType());
+      if (type.getElementType() == element)
+        return arg;
+      auto reread = MemRefType::get(type.getShape(), element, type.getLayout(),
+                                    type.getMemorySpace());
+      return UnrealizedConversionCastOp::create(b, loc, reread, arg)
+          .getResult(0);
+    };
+    a = matrixOfBatch(b, loc, operandOf(0, /*isA=*/true), matrixIndex);
+    bMat = matrixOfBatch(b, loc, operandOf(1, /*isA=*/false), matrixIndex);
     c = matrixOfBatch(b, loc, entry.getArgument(2), matrixIndex);
     // The epilogue's operands follow C: vectors as they are (shared by the
     // batch), a residual as block z's matrix, like C.
@@ -214,9 +229,9 @@ public:
     }
 
     auto ringA = ringType(ctx, stages, bm, bk, ringLayoutA,
-                          op.getA().getType().getElementType(), /*isA=*/true);
+                          op.getOperandElementType(/*isA=*/true), /*isA=*/true);
     auto ringB = ringType(ctx, stages, bn, bk, ringLayoutB,
-                          op.getB().getType().getElementType(), /*isA=*/false);
+                          op.getOperandElementType(/*isA=*/false), /*isA=*/false);
     sa = AllocSmemOp::create(b, loc, ringA);
     sb = AllocSmemOp::create(b, loc, ringB);
     // Staging rings hold tiles as stored, after A's and B's rings (the
@@ -225,12 +240,12 @@ public:
       stagingA = AllocSmemOp::create(
           b, loc,
           ringType(ctx, ::tgemm::kStagingSlots, bm, bk, layoutA,
-                   op.getA().getType().getElementType(), /*isA=*/true));
+                   op.getOperandElementType(/*isA=*/true), /*isA=*/true));
     if (staged && transposeB)
       stagingB = AllocSmemOp::create(
           b, loc,
           ringType(ctx, ::tgemm::kStagingSlots, bn, bk, layoutB,
-                   op.getB().getType().getElementType(), /*isA=*/false));
+                   op.getOperandElementType(/*isA=*/false), /*isA=*/false));
     accType = AccumulatorType::get(ctx, config.getWarpTileM(),
                                    config.getWarpTileN(), op.getAcc());
 
@@ -266,7 +281,7 @@ public:
     interleave = !prefetch && schedule.interleaveCopies && !refillAfterMma &&
                  stages > 1 && (bk / 2) % kStep == 0;
     fragsType = FragsType::get(ctx, accType.getRows(), accType.getCols(),
-                               kStep, op.getA().getType().getElementType());
+                               kStep, op.getOperandElementType(/*isA=*/true));
 
     if (schedule.warpSpecialize) {
       auto barriers = BarriersType::get(ctx, stages);

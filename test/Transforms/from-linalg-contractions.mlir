@@ -131,17 +131,30 @@ func.func @two_k(%a: memref<64x8x8xf16>, %b: memref<64x8x8xf16>, %c: memref<64x6
 
 // -----
 
-#mk = affine_map<(m, n, k) -> (m, k)>
-#nk = affine_map<(m, n, k) -> (n, k)>
-#mn = affine_map<(m, n, k) -> (m, n)>
-// CHECK-LABEL: func.func @generic_unsigned
-// CHECK: linalg.generic
-// STRICT: error: cannot be computed by tgemm.matmul: it extends its operands as unsigned
-func.func @generic_unsigned(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
-  // expected-remark @+1 {{it extends its operands as unsigned; tgemm reads unsigned 8-bit operands from ui8 memrefs}}
-  linalg.generic {indexing_maps = [#mk, #nk, #mn],
+// Unsigned bytes as upstream writes them: signless i8 buffers, extended as
+// unsigned (linalg.matmul's cast attribute, arith.extui in a generic). The
+// product reads both as unsigned: tgemm.matmul's `unsigned`.
+// CHECK-LABEL: func.func @matmul_cast_unsigned
+// CHECK: tgemm.matmul %arg0, %arg1, %arg2 layout(row, row) acc(i32) unsigned beta(0.000000e+00)
+// CHECK-SAME: memref<64x32xi8>, memref<32x64xi8>, memref<64x64xi32>
+func.func @matmul_cast_unsigned(%a: memref<64x32xi8>, %b: memref<32x64xi8>, %c: memref<64x64xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%c : memref<64x64xi32>)
+  linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}
+      ins(%a, %b : memref<64x32xi8>, memref<32x64xi8>) outs(%c : memref<64x64xi32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @generic_extui
+// CHECK: tgemm.matmul %arg0, %arg1, %arg2 layout(row, col) acc(i32) unsigned beta(1.000000e+00)
+func.func @generic_extui(%a: memref<64x32xi8>, %b: memref<64x32xi8>, %c: memref<64x64xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (n, k)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>) outs(%c : memref<64x64xi32>) {
+      ins(%a, %b : memref<64x32xi8>, memref<64x32xi8>) outs(%c : memref<64x64xi32>) {
   ^bb0(%x: i8, %y: i8, %z: i32):
     %xi = arith.extui %x : i8 to i32
     %yi = arith.extui %y : i8 to i32
@@ -150,4 +163,19 @@ func.func @generic_unsigned(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memr
     linalg.yield %s : i32
   }
   return
+}
+
+// -----
+
+// On tensors the keyword carries through bufferization.
+// CHECK-LABEL: func.func @tensor_cast_unsigned
+// CHECK: tgemm.matmul %arg0, %arg1, %{{.*}} layout(row, row) acc(i32) unsigned beta(0.000000e+00)
+// CHECK-SAME: -> tensor<64x64xi32>
+func.func @tensor_cast_unsigned(%a: tensor<64x32xi8>, %b: tensor<32x64xi8>) -> tensor<64x64xi32> {
+  %zero = arith.constant 0 : i32
+  %empty = tensor.empty() : tensor<64x64xi32>
+  %c = linalg.fill ins(%zero : i32) outs(%empty : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %r = linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}
+      ins(%a, %b : tensor<64x32xi8>, tensor<32x64xi8>) outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
+  return %r : tensor<64x64xi32>
 }

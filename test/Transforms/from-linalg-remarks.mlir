@@ -35,10 +35,32 @@ func.func @mixed(%a: memref<64x64xf16>, %b: memref<64x64xbf16>, %c: memref<64x64
 
 // -----
 
-func.func @unsigned(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
-  // expected-remark @+1 {{it extends its operands as unsigned; tgemm reads unsigned 8-bit operands from ui8 memrefs}}
+// Signedness is per product, not per operand: mma.sync and wgmma take two
+// signed or two unsigned 8-bit operands here.
+func.func @mixed_signedness(%a: memref<64x64xi8>, %b: memref<64x64xi8>, %c: memref<64x64xi32>) {
+  // expected-remark @+1 {{it extends one input as signed and the other as unsigned}}
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (k, n)>,
+                                   affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>) outs(%c : memref<64x64xi32>) {
+  ^bb0(%x: i8, %y: i8, %z: i32):
+    %xi = arith.extsi %x : i8 to i32
+    %yi = arith.extui %y : i8 to i32
+    %p = arith.muli %xi, %yi : i32
+    %s = arith.addi %z, %p : i32
+    linalg.yield %s : i32
+  }
+  return
+}
+
+// -----
+
+// Unsigned 4-bit operands: no instruction of the table has them.
+func.func @unsigned_i4(%a: memref<64x64xi4>, %b: memref<64x64xi4>, %c: memref<64x64xi32>) {
+  // expected-remark @+1 {{it extends its inputs as unsigned, which tgemm reads only from signless i8 operands (unsigned bytes)}}
   linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}
-      ins(%a, %b : memref<64x64xi8>, memref<64x64xi8>)
+      ins(%a, %b : memref<64x64xi4>, memref<64x64xi4>)
       outs(%c : memref<64x64xi32>)
   return
 }

@@ -348,3 +348,22 @@ func.func @tensor_shapes(%a: tensor<64x32xf16>, %b: tensor<64x64xf16>, %c: tenso
       : tensor<64x32xf16>, tensor<64x64xf16>, tensor<64x64xf32> -> tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// `unsigned` reinterprets signless bytes; a typed operand keeps its type.
+func.func @unsigned_not_bytes(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{'tgemm.matmul' op 'unsigned' reads signless i8 operands as unsigned bytes, but A has element type 'f16'}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(f32) unsigned
+      : memref<128x64xf16>, memref<64x128xf16>, memref<128x128xf32>
+  return
+}
+
+// -----
+
+func.func @unsigned_ui8(%a: memref<128x64xi8>, %b: memref<64x128xui8>, %c: memref<128x128xi32>) {
+  // expected-error @+1 {{'tgemm.matmul' op 'unsigned' reads signless i8 operands as unsigned bytes, but B has element type 'ui8'}}
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32) unsigned
+      : memref<128x64xi8>, memref<64x128xui8>, memref<128x128xi32>
+  return
+}

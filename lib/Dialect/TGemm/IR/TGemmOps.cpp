@@ -234,9 +234,16 @@ std::optional<ElemKind> mlir::tgemm::getResultKind(Type type) {
   return std::nullopt;
 }
 
+Type MatmulOp::getOperandElementType(bool isA) {
+  Type element = (isA ? getA() : getB()).getType().getElementType();
+  if (getUnsignedOperands() && element.isSignlessInteger(8))
+    return IntegerType::get(getContext(), 8, IntegerType::Unsigned);
+  return element;
+}
+
 MatmulKinds mlir::tgemm::getMatmulKinds(MatmulOp op) {
-  return {*getOperandKind(op.getA().getType().getElementType()),
-          *getOperandKind(op.getB().getType().getElementType()),
+  return {*getOperandKind(op.getOperandElementType(/*isA=*/true)),
+          *getOperandKind(op.getOperandElementType(/*isA=*/false)),
           *getResultKind(op.getAcc()),
           *getResultKind(op.getC().getType().getElementType())};
 }
@@ -437,6 +444,17 @@ LogicalResult MatmulOp::verify() {
                               "space), got memory space "
                            << space;
   }
+
+  // `unsigned` reinterprets signless bytes; any other type says its own
+  // signedness (or has none).
+  if (getUnsignedOperands())
+    for (auto [name, type] : {std::pair<StringRef, ShapedType>{"A", aType},
+                              {"B", bType}})
+      if (!type.getElementType().isSignlessInteger(8))
+        return emitOpError()
+               << "'unsigned' reads signless i8 operands as unsigned bytes, "
+                  "but "
+               << name << " has element type " << type.getElementType();
 
   // Batches: all three operands or none, of one size.
   if (aType.getRank() != cType.getRank() || bType.getRank() != cType.getRank())

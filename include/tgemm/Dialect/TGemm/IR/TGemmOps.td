@@ -100,6 +100,18 @@ def TGemm_MatmulOp : TGemm_Op<"matmul", [
         : memref<4096x4096xf16>, memref<4096x4096xf16>, memref<4096x4096xf32>
     ```
 
+    8-bit unsigned operands are `ui8` memrefs or tensors, or signless `i8`
+    ones with the `unsigned` keyword (what upstream's
+    `linalg.matmul {cast = #linalg.type_fn<cast_unsigned>}` and a
+    `linalg.generic` extending with `arith.extui` hand over: arith has no
+    `ui8` arithmetic, so upstream code keeps unsigned bytes in `i8`). The
+    kernel reads both A and B as unsigned then; the manifest says `u8`.
+
+    ```mlir
+    tgemm.matmul %a, %b, %c layout(row, row) acc(i32) unsigned
+        : memref<4096x4096xi8>, memref<4096x4096xi8>, memref<4096x4096xi32>
+    ```
+
     On tensors the op is in destination style: `C` is the init, and the
     result (C's type) is the product. A, B, C and the epilogue operands are
     all tensors or all memrefs. `--one-shot-bufferize` (the op implements
@@ -125,7 +137,8 @@ def TGemm_MatmulOp : TGemm_Op<"matmul", [
     OptionalAttr<TGemm_ConfigAttr>:$config,
     OptionalAttr<TGemm_ScheduleAttr>:$schedule,
     Variadic<TGemm_EpilogueOperand>:$epilogue_operands,
-    OptionalAttr<TGemm_EpilogueAttr>:$epilogue
+    OptionalAttr<TGemm_EpilogueAttr>:$epilogue,
+    UnitAttr:$unsigned_operands
   );
   // The product, on tensors (C's type); none on memrefs.
   let results = (outs Optional<TGemm_OutputTensor>:$result);
@@ -134,6 +147,7 @@ def TGemm_MatmulOp : TGemm_Op<"matmul", [
     $a `,` $b `,` $c
     `layout` `(` custom<Layout>($layout_a) `,` custom<Layout>($layout_b) `)`
     `acc` `(` $acc `)`
+    (`unsigned` $unsigned_operands^)?
     (`alpha` `(` $alpha^ `)`)?
     (`beta` `(` $beta^ `)`)?
     custom<Epilogue>($epilogue, $epilogue_operands, type($epilogue_operands))
@@ -150,6 +164,9 @@ def TGemm_MatmulOp : TGemm_Op<"matmul", [
     ::mlir::MutableOperandRange getDpsInitsMutable() { return getCMutable(); }
     /// Whether the op works on tensors (the form bufferization rewrites).
     bool hasTensorForm() { return ::llvm::isa<::mlir::RankedTensorType>(getC().getType()); }
+    /// The element type A (`isA`) or B is read as: its own, or `ui8` for a
+    /// signless `i8` operand of an op marked `unsigned`.
+    ::mlir::Type getOperandElementType(bool isA);
     /// alpha and beta with their defaults applied.
     double getAlphaValue() { return getAlpha().value_or(::llvm::APFloat(1.0)).convertToDouble(); }
     double getBetaValue() { return getBeta().value_or(::llvm::APFloat(0.0)).convertToDouble(); }
