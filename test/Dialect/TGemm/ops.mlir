@@ -72,6 +72,7 @@ func.func @tf32(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %c: memref<?x?xf32>) {
 // CHECK-LABEL: func @int8
 // CHECK: acc(i32) alpha(2.000000e+00) beta(-1.000000e+00) {{.*}} : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
 // CHECK: acc(i32) {{.*}} : memref<?x?xui8>, memref<?x?xui8>, memref<?x?xi32>
+// CHECK: acc(i32) unsigned alpha(3.000000e+00){{.*}}: memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
 func.func @int8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>,
                 %ua: memref<?x?xui8>, %ub: memref<?x?xui8>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32) alpha(2.0) beta(-1.0)
@@ -80,6 +81,8 @@ func.func @int8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>,
   tgemm.matmul %ua, %ub, %c layout(row, col) acc(i32)
       config(<block = [128, 128, 64], warps = [2, 2], stages = 3>)
       : memref<?x?xui8>, memref<?x?xui8>, memref<?x?xi32>
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32) unsigned alpha(3.0)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
   return
 }
 
