@@ -29,7 +29,7 @@ func.func @cube(%a: memref<1000x1000xbf16>, %b: memref<1000x1000xbf16>, %c: memr
 // -----
 
 // Deep K keeps its own entries (the new classes do not capture it).
-// WGMMA: remark: config for sm_90a wgmma: block = [128, 256, 128], warps = [8, 1], stages = 4, raster = 8, split_k = 16; {{.*}} (tuned at 512x512x16384)
+// WGMMA: remark: config for sm_90a wgmma: block = [128, 128, 128], warps = [8, 1], stages = 4, raster = 1, split_k = 8; {{.*}} (tuned at 512x512x16384)
 // PTX: remark: config for sm_90 ptx: block = [64, 64, 256], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 512x512x16384)
 func.func @deep(%a: memref<512x16384xi8>, %b: memref<512x16384xi8>, %c: memref<512x512xi32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
