@@ -1752,9 +1752,14 @@ struct ReduceSplitsLowering : public OpConversionPattern<ReduceSplitsOp> {
       // parts before it stores any: the stores may alias the parts for all
       // the compiler knows, so without this every round waits out one L2
       // round trip (16 rounds of 256 threads for a 128 x 128 f32 tile).
-      // About 16 loads in flight per thread, where the rounds divide evenly.
+      // About 16 loads in flight per thread, where the rounds divide evenly,
+      // and only where 256 threads or more reduce: measured on an H100
+      // (bench/README.md, "Deep K and the small cube"), the registers it
+      // takes halve the blocks per SM of one-warpgroup kernels (64 x 128
+      // split 8 at 512 x 512 x 16384: 0.81x), while two-warpgroup ones
+      // gain 2-9%.
       int64_t unroll = 1;
-      if (vectors % count == 0)
+      if (vectors % count == 0 && count >= 256)
         for (int64_t u : {4, 2})
           if (u * numParts <= std::max<int64_t>(16, numParts) &&
               (vectors / count) % u == 0) {
