@@ -81,6 +81,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   take(options.persistent, "persistent");
   take(options.cluster, "cluster");
   take(options.tmaStore, "tma-store");
+  take(options.transposeKernel, "transpose-kernel");
   if (!overrides.empty()) {
     std::unique_ptr<Pass> override = createTGemmOverrideConfig();
     // The values were checked when the pipeline's options were parsed.

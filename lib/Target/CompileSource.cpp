@@ -83,6 +83,8 @@ CompileResult compileSource(const std::string &source,
     pipeline.cluster = *options.cluster;
   if (options.tmaStore)
     pipeline.tmaStore = *options.tmaStore;
+  if (options.transposeKernel)
+    pipeline.transposeKernel = *options.transposeKernel;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

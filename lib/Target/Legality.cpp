@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 using namespace tgemm;
 
@@ -679,10 +680,23 @@ TransposePlan tgemm::transposePlan(const Problem &p, Family family,
            OperandPath::TransposedCopy;
   plan.b = operandPath(family, p.b, !p.rowB, s.ldmatrix) ==
            OperandPath::TransposedCopy;
+  if (s.transposeKernel) {
+    plan.kernelA = std::exchange(plan.a, false);
+    plan.kernelB = std::exchange(plan.b, false);
+  }
   plan.staged = plan.any() && s.warpSpecialize && s.tma &&
                 (!plan.a || bitWidth(p.a) == 8) &&
                 (!plan.b || bitWidth(p.b) == 8);
   return plan;
+}
+
+TransposeKernelShape tgemm::transposeKernelShape(int64_t bits) {
+  // 64 x 64 bytes, or 32 x 32 words: the block stages the tile in shared
+  // memory as 32-bit words, a row of tile + 1 words apart, so that both
+  // its row-wise writes and its column-wise reads are conflict-free.
+  if (bits == 8)
+    return {64, 64, 256};
+  return {32, 32, 256};
 }
 
 Problem tgemm::ringProblem(const Problem &p, Family family) {
@@ -767,6 +781,14 @@ Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
                        "which a cp.async producer does not ask for");
     return std::nullopt;
   }
+  if (s.transposeKernel)
+    return violation(
+        "schedule",
+        llvm::formatv("transpose_kernel is a wgmma knob (it serves operands "
+                      "wgmma reads K-major only); the {0} lowering reads "
+                      "every layout it accepts in the kernel itself",
+                      loweringName(family))
+            .str());
   if (s.tmaStore)
     return violation(
         "schedule",
@@ -957,7 +979,8 @@ Verdict tgemm::checkSchedule(const Problem &p, const TileConfig &c,
                           "multicast; use cluster = 1",
                           s.cluster)
                 .str());
-      RingShapes shapes = ringShapes(p, c);
+      // As the rings hold B (a copy of it, with transpose_kernel).
+      RingShapes shapes = ringShapes(ringProblem(p, family), c);
       if (!multicastSplit(shapes.bRows, shapes.bCols * bitWidth(p.b) / 8,
                           ringPanelBytes(family), s.cluster))
         return violation(

@@ -99,6 +99,7 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
               .Case("setmaxnreg", &o.setmaxnreg)
               .Case("persistent", &o.persistent)
               .Case("tma-store", &o.tmaStore)
+              .Case("transpose-kernel", &o.transposeKernel)
               .Default(nullptr);
       if (flag) {
         if (!value.getAsBoolean())
@@ -189,6 +190,8 @@ Schedule TunedConfig::schedule(Family family) const {
     s.cluster = *options.cluster;
   if (options.tmaStore)
     s.tmaStore = *options.tmaStore;
+  if (options.transposeKernel)
+    s.transposeKernel = *options.transposeKernel;
   if (options.prefetchFragments)
     s.prefetchFragments = *options.prefetchFragments;
   return s;

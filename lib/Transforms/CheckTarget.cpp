@@ -30,7 +30,8 @@ struct CheckTargetPass
                                        op.getConfigAttr()
                                            ? getTileConfig(op.getConfigAttr())
                                            : ::tgemm::TileConfig());
-    bool staged = ::tgemm::transposePlan(p, target.family, schedule).staged;
+    ::tgemm::TransposePlan plan =
+        ::tgemm::transposePlan(p, target.family, schedule);
     auto report = [&](StringRef name, ::tgemm::ElemKind type, bool kMajor,
                       StringRef stored) {
       std::optional<::tgemm::OperandPath> path =
@@ -39,11 +40,18 @@ struct CheckTargetPass
         return;
       InFlightDiagnostic remark = op.emitRemark();
       remark << name << " (" << ::tgemm::ptxName(type) << ", " << stored
-             << ") is MN-major: the " << ::tgemm::loweringName(target.family)
-             << " lowering loads it with "
-             << ::tgemm::operandPathName(*path);
+             << ") is MN-major: ";
+      if (name == "A" ? plan.kernelA : plan.kernelB) {
+        remark << "a kernel launched before the GEMM transposes it into the "
+                  "workspace (transpose_kernel), and the "
+               << ::tgemm::loweringName(target.family)
+               << " lowering reads that K-major copy";
+        return;
+      }
+      remark << "the " << ::tgemm::loweringName(target.family)
+             << " lowering loads it with " << ::tgemm::operandPathName(*path);
       if (*path == ::tgemm::OperandPath::TransposedCopy)
-        remark << (staged
+        remark << (plan.staged
                        ? " (the copy engine fills a staging ring as stored; "
                          "the producer warpgroup transposes it with prmt)"
                        : " (copies through registers, the producer copying "

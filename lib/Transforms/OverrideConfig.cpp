@@ -54,7 +54,8 @@ struct OverrideConfigPass
            ldmatrix.hasValue() || swizzle.hasValue() || padding.hasValue() ||
            warpSpecialize.hasValue() || tma.hasValue() ||
            setmaxnreg.hasValue() || persistent.hasValue() ||
-           cluster.hasValue() || tmaStore.hasValue();
+           cluster.hasValue() || tmaStore.hasValue() ||
+           transposeKernel.hasValue();
   }
 
   /// What the op's config says in a message, so a rejected override says
@@ -92,6 +93,8 @@ struct OverrideConfigPass
       os << " cluster = " << cluster.getValue();
     if (tmaStore.hasValue())
       os << " tma_store = " << (tmaStore ? "true" : "false");
+    if (transposeKernel.hasValue())
+      os << " transpose-kernel = " << (transposeKernel ? "true" : "false");
     return text;
   }
 
@@ -126,6 +129,8 @@ struct OverrideConfigPass
       s.cluster = cluster;
     if (tmaStore.hasValue())
       s.tmaStore = tmaStore;
+    if (transposeKernel.hasValue())
+      s.transposeKernel = transposeKernel;
     return s;
   }
 
@@ -148,15 +153,17 @@ struct OverrideConfigPass
     bool wasPersistent = s.persistent;
     int64_t wasCluster = s.cluster;
     bool wasTmaStore = s.tmaStore;
+    bool wasTransposeKernel = s.transposeKernel;
     s = apply(s, /*warps=*/0, /*stages=*/1);
     // The tile loop is the kernel's own code by now.
     if (s.persistent != wasPersistent || s.cluster != wasCluster ||
-        s.tmaStore != wasTmaStore)
+        s.tmaStore != wasTmaStore || s.transposeKernel != wasTransposeKernel)
       return kernel.emitOpError()
              << "with" << describeOverride() << ": "
              << (s.persistent != wasPersistent ? "persistent"
                  : s.cluster != wasCluster     ? "cluster"
-                                               : "tma_store")
+                 : s.tmaStore != wasTmaStore   ? "tma_store"
+                                               : "transpose_kernel")
              << " is fixed when tgemm-tile writes the kernel's tile loop; "
                 "give it before tgemm-tile";
     if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))
@@ -201,8 +208,8 @@ struct OverrideConfigPass
       ScheduleAttr attr = ScheduleAttr::getChecked(
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,
-          s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent,
-          s.cluster, s.tmaStore);
+          s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent, s.cluster,
+          s.tmaStore, s.transposeKernel);
       if (!attr)
         return failure();
       op.setScheduleAttr(attr);

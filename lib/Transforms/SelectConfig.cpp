@@ -120,7 +120,8 @@ struct SelectConfigPass
         // block per cluster (the legality module's rule).
         if (schedule.cluster > 1) {
           ::tgemm::Problem problem = getProblem(op);
-          ::tgemm::RingShapes rings = ::tgemm::ringShapes(problem, tile);
+          ::tgemm::RingShapes rings = ::tgemm::ringShapes(
+              ::tgemm::ringProblem(problem, target.family), tile);
           if (tile.splitK > 1 ||
               ::tgemm::transposePlan(problem, target.family, schedule)
                   .any() ||

@@ -134,6 +134,121 @@ Value matrixOfBatch(OpBuilder &b, Location loc, Value operand, Value z) {
                                    operand, offsets, sizes, strides);
 }
 
+/// `type` with every stride but the innermost (1) and the offset taken
+/// from the descriptor: the form a kernel parameter takes any view in.
+MemRefType generalStridedType(MemRefType type) {
+  SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
+  strides.back() = 1;
+  return MemRefType::get(
+      type.getShape(), type.getElementType(),
+      StridedLayoutAttr::get(type.getContext(), ShapedType::kDynamic, strides),
+      type.getMemorySpace());
+}
+
+/// The transposing kernel of an operand that the GEMM reads from a copy
+/// (`transpose_kernel`): block (x, y, z) copies the `shape.rows` x
+/// `shape.cols` tile at (y, x) of matrix z of `source` (R x C, as stored)
+/// into `copy` (C x R) transposed. Thread t takes elements t, t + threads,
+/// ... of the tile row-major, so that a warp reads 32 consecutive elements
+/// of a source row, and writes them to shared memory as 32-bit words, rows
+/// cols + 1 words apart; then elements t, t + threads, ... of the copy's
+/// tile row-major, a warp reading 32 words of a tile column (no two in a
+/// bank) and writing 32 consecutive elements of a copy row.
+gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
+                                    MemRefType sourceType, MemRefType copyType,
+                                    ::tgemm::TransposeKernelShape shape) {
+  MLIRContext *ctx = kb.getContext();
+  Type word = kb.getI32Type();
+  auto tileType = MemRefType::get(
+      {shape.rows, shape.cols + 1}, word, MemRefLayoutAttrInterface(),
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
+  auto kernel = gpu::GPUFuncOp::create(
+      kb, loc, name, FunctionType::get(ctx, {sourceType, copyType}, {}),
+      TypeRange{tileType});
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(shape.threads), 1, 1}));
+  // Left alone, ptxas holds it to 32 registers (8 blocks per SM) and
+  // spills its addresses; it takes 38.
+  kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                  kb.getI32IntegerAttr(::tgemm::kTransposeKernelRegisters));
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath im{b, loc};
+  // The elements move as integers of their width (f32, fp8 and unsigned
+  // bytes alike; one descriptor for both, reconciled in the lowering).
+  int64_t bits = sourceType.getElementTypeBitWidth();
+  Type bitsType = b.getIntegerType(bits);
+  auto asIntegers = [&](Value arg) -> Value {
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.getElementType() == bitsType)
+      return arg;
+    auto reread = MemRefType::get(type.getShape(), bitsType, type.getLayout(),
+                                  type.getMemorySpace());
+    return UnrealizedConversionCastOp::create(b, loc, reread, arg).getResult(0);
+  };
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value source = matrixOfBatch(b, loc, asIntegers(entry.getArgument(0)), bz);
+  Value copy = matrixOfBatch(b, loc, asIntegers(entry.getArgument(1)), bz);
+  Value tile = kernel.getWorkgroupAttributions()[0];
+  Value rows = memref::DimOp::create(b, loc, source, 0);
+  Value cols = memref::DimOp::create(b, loc, source, 1);
+  Value row0 =
+      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), shape.rows);
+  Value col0 =
+      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), shape.cols);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  int64_t steps = shape.rows * shape.cols / shape.threads;
+  // For each of this thread's elements, (i, j) of a `width`-wide tile
+  // walked row-major.
+  auto forEachElement =
+      [&](int64_t width, function_ref<void(OpBuilder &, Value, Value)> body) {
+        scf::ForOp::create(
+            b, loc, im.c(0), im.c(steps), im.c(1), ValueRange(),
+            [&](OpBuilder &lb, Location, Value step, ValueRange) {
+              IndexMath m{lb, loc};
+              Value index = m.add(m.mul(step, shape.threads), tid);
+              body(lb, m.div(index, width), m.rem(index, width));
+              scf::YieldOp::create(lb, loc);
+            });
+      };
+  auto onlyIf = [&](OpBuilder &ob, Value condition,
+                    function_ref<void(OpBuilder &)> body) {
+    scf::IfOp::create(ob, loc, condition, [&](OpBuilder &tb, Location) {
+      body(tb);
+      scf::YieldOp::create(tb, loc);
+    });
+  };
+  forEachElement(shape.cols, [&](OpBuilder &lb, Value i, Value j) {
+    IndexMath m{lb, loc};
+    Value row = m.add(row0, i), col = m.add(col0, j);
+    Value inside =
+        arith::AndIOp::create(lb, loc, m.lt(row, rows), m.lt(col, cols));
+    onlyIf(lb, inside, [&](OpBuilder &tb) {
+      Value v = memref::LoadOp::create(tb, loc, source, ValueRange{row, col});
+      if (bits != 32)
+        v = arith::ExtUIOp::create(tb, loc, word, v);
+      memref::StoreOp::create(tb, loc, v, tile, ValueRange{i, j});
+    });
+  });
+  gpu::BarrierOp::create(b, loc);
+  // Row j of the copy's tile is column j of the source's.
+  forEachElement(shape.rows, [&](OpBuilder &lb, Value j, Value i) {
+    IndexMath m{lb, loc};
+    Value row = m.add(row0, i), col = m.add(col0, j);
+    Value inside =
+        arith::AndIOp::create(lb, loc, m.lt(row, rows), m.lt(col, cols));
+    onlyIf(lb, inside, [&](OpBuilder &tb) {
+      Value v = memref::LoadOp::create(tb, loc, tile, ValueRange{i, j});
+      if (bits != 32)
+        v = arith::TruncIOp::create(tb, loc, bitsType, v);
+      memref::StoreOp::create(tb, loc, v, copy, ValueRange{col, row});
+    });
+  });
+  gpu::ReturnOp::create(b, loc);
+  return kernel;
+}
+
 /// Writes a kernel body for a matmul: the block's view of its operands, the
 /// rings, then the main loop and the epilogue twice (for whole tiles and for
 /// any size), each with one of three k-loop shapes, a builder per shape:
@@ -148,15 +263,15 @@ public:
                    const ::tgemm::Schedule &schedule,
                    ::tgemm::TransposePlan transposed)
       : op(op), kernel(kernel), schedule(schedule), ctx(op.getContext()),
-        config(op.getConfigAttr()), loc(op.getLoc()),
-        layoutA(op.getLayoutA()), layoutB(op.getLayoutB()),
-        transposeA(transposed.a), transposeB(transposed.b),
-        staged(transposed.staged),
+        config(op.getConfigAttr()), loc(op.getLoc()), layoutA(op.getLayoutA()),
+        layoutB(op.getLayoutB()), transposeA(transposed.a),
+        transposeB(transposed.b), staged(transposed.staged),
         ringLayoutA(transposed.a ? Layout::Row : layoutA),
         ringLayoutB(transposed.b ? Layout::Col : layoutB),
         stages(config.getStages()), bm(config.getBlockM()),
         bn(config.getBlockN()), bk(config.getBlockK()),
-        splitK(config.getSplitK()) {}
+        splitK(config.getSplitK()),
+        workspaceParameter(splitK > 1 || transposed.anyKernel()) {}
 
   void build() {
     Block &entry = kernel.getBody().front();
@@ -298,7 +413,7 @@ public:
       }
       matrix = matrixIndex;
       if (schedule.tma) {
-        unsigned first = (splitK > 1 ? 4 : 3) + numEpilogue;
+        unsigned first = (workspaceParameter ? 4 : 3) + numEpilogue;
         mapA = entry.getArgument(first);
         mapB = entry.getArgument(first + 1);
         unsigned maps = schedule.tmaStore ? 3 : 2;
@@ -1140,6 +1255,9 @@ private:
   Value stagingA, stagingB, stagedFullA, stagedFullB, stagedEmptyA,
       stagedEmptyB;
   int64_t stages, bm, bn, bk, splitK;
+  /// The kernel takes a workspace after the epilogue's operands (split K,
+  /// or operands read from transposed copies).
+  bool workspaceParameter;
   // Set by build(). With split K, kTiles counts this part's k-tiles, the
   // first of which is k-tile ktBase of the matrix.
   Value a, bMat, c, sa, sb, warpRow, warpCol, m0, n0, kTiles, ktBase;
@@ -1236,20 +1354,81 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
            "the kernel reads rows as contiguous elements")
               .str());
     }
-    SmallVector<int64_t> strides(type.getRank(), ShapedType::kDynamic);
-    strides.back() = 1;
-    auto general = MemRefType::get(
-        type.getShape(), type.getElementType(),
-        StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides),
-        type.getMemorySpace());
+    MemRefType general = generalStridedType(type);
     if (general != type)
       operand = memref::CastOp::create(castBuilder, loc, general, operand);
   }
+  // Operands transposed by a kernel of their own (transpose_kernel): a
+  // launch of it writes the K-major copy into the workspace, and the GEMM
+  // is this matmul on the copies. The manifest describes the caller's
+  // operands (`source`), and its `transposes` the copies.
+  MatmulOp source = op;
+  SmallVector<::tgemm::runtime::OperandTranspose> transposes;
+  for (unsigned index : {0u, 1u}) {
+    if (!(index == 0 ? transposed.kernelA : transposed.kernelB))
+      continue;
+    Value stored = operands[index];
+    auto type = cast<MemRefType>(stored.getType());
+    MemRefType general = generalStridedType(type);
+    if (general != type)
+      stored = memref::CastOp::create(castBuilder, loc, general, stored);
+    SmallVector<int64_t> shape(type.getShape());
+    std::swap(shape[shape.size() - 2], shape.back());
+    MemRefType copyType = generalStridedType(
+        MemRefType::get(shape, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace()));
+    Value copy = TransposedCopyOp::create(castBuilder, loc, copyType, stored);
+    ::tgemm::TransposeKernelShape kernelShape =
+        ::tgemm::transposeKernelShape(type.getElementTypeBitWidth());
+    std::string name =
+        (baseName + (index == 0 ? "_transpose_a" : "_transpose_b")).str();
+    gpu::GPUFuncOp transpose =
+        buildTransposeKernel(kb, loc, name, general, copyType, kernelShape);
+    // Grid (ceil(C / cols), ceil(R / rows), batch) over the stored R x C.
+    IndexMath hm{castBuilder, loc};
+    unsigned first = type.getRank() - 2;
+    auto blocks = [&](unsigned dim, int64_t tile) -> Value {
+      if (!type.isDynamicDim(dim))
+        return hm.c(llvm::divideCeil(type.getDimSize(dim), tile));
+      return arith::CeilDivUIOp::create(
+          castBuilder, loc,
+          memref::DimOp::create(castBuilder, loc, stored, dim), hm.c(tile));
+    };
+    Value one = hm.c(1);
+    Value batch = type.getRank() == 3 ? blocks(0, 1) : one;
+    gpu::LaunchFuncOp::create(
+        castBuilder, loc, transpose,
+        gpu::KernelDim3{blocks(first + 1, kernelShape.cols),
+                        blocks(first, kernelShape.rows), batch},
+        gpu::KernelDim3{hm.c(kernelShape.threads), one, one}, Value(),
+        ValueRange{stored, copy});
+    operands[index] = copy;
+    ::tgemm::runtime::OperandTranspose entry;
+    entry.operand = index == 0 ? ::tgemm::runtime::Operand::A
+                               : ::tgemm::runtime::Operand::B;
+    entry.kernel = name;
+    entry.tile = {kernelShape.rows, kernelShape.cols};
+    entry.threads = kernelShape.threads;
+    transposes.push_back(entry);
+  }
+  if (!transposes.empty()) {
+    // The GEMM on the copies: K-major, A row-major and B column-major.
+    op = cast<MatmulOp>(castBuilder.clone(*source));
+    if (transposed.kernelA) {
+      op.getAMutable().assign(operands[0]);
+      op.setLayoutA(Layout::Row);
+    }
+    if (transposed.kernelB) {
+      op.getBMutable().assign(operands[1]);
+      op.setLayoutB(Layout::Col);
+    }
+  }
   // The epilogue's operands follow C (packed: the verifier says so).
   llvm::append_range(operands, op.getEpilogueOperands());
-  // With split K, the workspace follows (the runtime allocates it).
+  // With split K or transposed copies, the workspace follows (the runtime
+  // allocates it).
   int64_t splitK = config.getSplitK();
-  if (splitK > 1)
+  if (splitK > 1 || !transposes.empty())
     operands.push_back(WorkspaceOp::create(
         castBuilder, loc,
         MemRefType::get({ShapedType::kDynamic}, castBuilder.getI8Type()),
@@ -1326,7 +1505,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
 
   // The launch: grid (ceil(N / BN), ceil(M / BM), batch); edge blocks are
   // partial.
-  OpBuilder b(op);
+  // After every host op above (all of them before `source`).
+  OpBuilder b(source);
   IndexMath im{b, loc};
   auto size = [&](Value memref, unsigned dim, int64_t tile) -> Value {
     int64_t s = cast<MemRefType>(memref.getType()).getDimSize(dim);
@@ -1359,7 +1539,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
       gpu::KernelDim3{im.c(threads), one, one}, shared,
       ValueRange(operands));
   ::tgemm::runtime::KernelManifest manifest =
-      buildManifest(op, gpuModule.getName(), kernel.getName(), sharedBytes);
+      buildManifest(source, gpuModule.getName(), kernel.getName(), sharedBytes);
+  manifest.transposes.assign(transposes.begin(), transposes.end());
   manifest.block = {threads, 1, 1};
   // The grid lists C's tiles; the runtime launches the resident blocks.
   manifest.persistent = schedule.persistent;
@@ -1369,6 +1550,8 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
   manifest.tensorMaps.assign(tensorMaps.begin(), tensorMaps.end());
   setManifest(launch, manifest);
   op.erase();
+  if (source != op)
+    source.erase();
   return success();
 }
 

@@ -77,7 +77,7 @@ def test_wmma_lowering(example, name, chip, mma, wmma):
 def test_manifest_fields(example):
     kernel = tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90")
     manifest = kernel.manifest
-    assert manifest["version"] == 6
+    assert manifest["version"] == 7
     [k] = manifest["kernels"]
     assert k["name"] == "gemm_f16_f32_kernel"
     assert k["module"] == "gemm_f16_f32_module"
@@ -357,3 +357,33 @@ def test_tma_store(example):
     with pytest.raises(TypeError):
         tgemm.compile(example("gemm-f16-f32-wgmma.mlir"), "wgmma", "sm_90a",
                       tma_store="yes")
+
+
+S8_ROW_ROW = """
+func.func @s8_rr(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
+  return
+}
+"""
+
+
+def test_transpose_kernel():
+    kernel = tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a",
+                           transpose_kernel=True)
+    [k] = kernel.kernels
+    # B (stored K x N) is copied N x K by a kernel of the same module,
+    # launched first; the GEMM reads the copy by TMA.
+    assert k["b"]["layout"] == "row"
+    assert k["transposes"] == [{"operand": "b", "kernel": "s8_rr_transpose_b",
+                                "tile": [64, 64], "block": [256, 1, 1]}]
+    assert ".entry s8_rr_transpose_b(" in kernel.ptx
+    staged = tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a",
+                           transpose_kernel=False)
+    assert "transposes" not in staged.kernels[0]
+    assert "_transpose_b" not in staged.ptx
+    with pytest.raises(tgemm.CompileError) as info:
+        tgemm.compile(S8_ROW_ROW, "ptx", "sm_90", transpose_kernel=True)
+    assert "transpose_kernel is a wgmma knob" in str(info.value)
+    with pytest.raises(TypeError):
+        tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a", transpose_kernel=1)

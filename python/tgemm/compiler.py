@@ -178,7 +178,8 @@ def _optional_flag(name, value):
 def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
             async_copy=True, ldmatrix=True, swizzle="xor", padding=16,
             warp_specialize=None, tma=None, setmaxnreg=None,
-            persistent=None, cluster=None, tma_store=None, opt_level=3,
+            persistent=None, cluster=None, tma_store=None,
+            transpose_kernel=None, opt_level=3,
             emit_cubin=False, ptxas=None,
             source_name="<source>"):
     """Compiles MLIR text holding `tgemm.matmul` ops through
@@ -195,7 +196,9 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     family) a grid of the blocks that fit at once, each looping over tiles;
     cluster (wgmma with tma: 1 or 2 blocks per cluster, sharing B's tiles
     by TMA multicast) and tma_store (wgmma with tma: C stored through
-    shared memory with the copy engine; None keeps the selected
+    shared memory with the copy engine) and transpose_kernel (wgmma: 8-bit
+    and tf32 operands stored MN-major transposed by a kernel launched
+    before the GEMM, into the workspace; None keeps the selected
     schedule's). emit_cubin also assembles each module with ptxas (found
     in CUDA_HOME, /usr/local/cuda or PATH unless `ptxas` gives its path).
     source_name is the file name diagnostics show.
@@ -227,7 +230,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         tma=_optional_flag("tma", tma),
         setmaxnreg=_optional_flag("setmaxnreg", setmaxnreg),
         persistent=_optional_flag("persistent", persistent), cluster=cluster,
-        tma_store=_optional_flag("tma_store", tma_store))
+        tma_store=_optional_flag("tma_store", tma_store),
+        transpose_kernel=_optional_flag("transpose_kernel", transpose_kernel))
     diagnostics = result["diagnostics"].decode("utf-8", "replace")
     if not result["success"]:
         raise CompileError(diagnostics)

@@ -245,6 +245,10 @@ class Launcher:
         self._workspaces = {}
         self._lock = threading.Lock()
         self.split_k = self.entry.get("config", {}).get("split_k", 1)
+        # The operands the kernel reads from transposed copies, which its
+        # transposing kernels write into the workspace before each launch.
+        self.transposed = [t.get("operand", "?").upper()
+                           for t in self.entry.get("transposes", [])]
 
     def _handle(self, device):
         with self._lock:
@@ -303,7 +307,8 @@ class Launcher:
         (broadcast row), N (col) or 1 (scalar) elements, a residual shaped
         like c; each contiguous, of the manifest's type, on c's device.
 
-        A kernel that splits K (`split_k` > 1) needs a workspace: with torch
+        A kernel that splits K (`split_k` > 1) or reads an operand from a
+        transposed copy (`transposes`) needs a workspace: with torch
         tensors the launcher keeps a zeroed one per device and stream;
         otherwise pass `workspace`, a zeroed CUDA buffer (uint8, or anything
         with __cuda_array_interface__ or __dlpack__) of at least
@@ -361,7 +366,7 @@ class Launcher:
         args.epilogue = addresses
         args.num_epilogue = len(epilogue_ops)
         handle = self._handle(device)
-        if self.split_k > 1:
+        if self.split_k > 1 or self.transposed:
             self._set_workspace(handle, args, device, ops, workspace)
         status = self._rt.lib.tgemm_rt_launch(handle, ctypes.byref(args))
         if status != 0:
@@ -424,7 +429,7 @@ class Launcher:
 
     def workspace_bytes(self, m, n, k, batch=0, device=0):
         """Bytes of the workspace a launch of this size needs (0 unless the
-        kernel splits K)."""
+        kernel splits K or reads an operand from a transposed copy)."""
         args = _LaunchArgs()
         args.m, args.n, args.k, args.batch = m, n, k, batch
         return self._workspace_bytes(self._handle(device), args)
@@ -450,10 +455,18 @@ class Launcher:
             args.workspace, args.workspace_bytes = buf.data, size
             return
         if ops[0].stream is None:  # not a torch tensor
+            uses = []
+            if self.split_k > 1:
+                uses.append("splits K into %d parts" % self.split_k)
+            if self.transposed:
+                uses.append("reads %s from %s" % (
+                    " and ".join(self.transposed),
+                    "a transposed copy" if len(self.transposed) == 1
+                    else "transposed copies"))
             raise ValueError(
-                "kernel %r splits K into %d parts and needs a workspace of %d "
-                "bytes: pass workspace=, a zeroed CUDA byte buffer" % (
-                    self.name, self.split_k, need))
+                "kernel %r %s and needs a workspace of %d bytes: pass "
+                "workspace=, a zeroed CUDA byte buffer" % (
+                    self.name, ", ".join(uses), need))
         import torch
         key = (device, args.stream)
         with self._lock:

@@ -139,7 +139,7 @@ tgemm_rt_kernel *tgemm_rt_load(const char *kernelPath,
     std::optional<KernelBinary> binary;
     if (kernelPath) {
       binary = readKernelBinary(kernelPath);
-      requireKernel(*binary, kernel->manifest.name);
+      requireKernels(*binary, kernel->manifest);
     }
     kernel->device = std::make_unique<Device>(deviceOrdinal);
     if (binary)

@@ -76,6 +76,31 @@ CompiledKernel::CompiledKernel(const Device &device,
               "allowing kernel '" + kernel.name + "' " +
                   std::to_string(kernel.dynamicSharedMemory) +
                   " bytes of dynamic shared memory");
+  // The transposing kernels: functions of the same module, launched with
+  // blocks of their own threads and no dynamic shared memory.
+  for (const OperandTranspose &transpose : kernel.transposes) {
+    CUfunction transposeFunction = module.function(transpose.kernel);
+    std::string what = "the transposing kernel '" + transpose.kernel +
+                       "' of operand " + operandName(transpose.operand) +
+                       " of kernel '" + kernel.name + "'";
+    int transposeRegisters = 0, transposeMaxThreads = 0;
+    checkCuda(cu.cuFuncGetAttribute(&transposeRegisters,
+                                    CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                    transposeFunction),
+              "querying " + what);
+    checkCuda(cu.cuFuncGetAttribute(&transposeMaxThreads,
+                                    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                    transposeFunction),
+              "querying " + what);
+    if (transpose.threads > transposeMaxThreads)
+      fail(ErrorKind::Unsupported,
+           what + " uses " + std::to_string(transposeRegisters) +
+               " registers per thread, so at most " +
+               std::to_string(transposeMaxThreads) +
+               " threads fit in a block; the manifest's block has " +
+               std::to_string(transpose.threads));
+    transposeFunctions.push_back(transposeFunction);
+  }
   // A persistent kernel is launched with as many blocks as fit at once
   // (launchGrid), so it needs to know how many that is.
   if (kernel.persistent && kernel.cluster > 1) {
@@ -162,6 +187,31 @@ std::array<uint32_t, 3> CompiledKernel::launchGrid(
 
 void CompiledKernel::launch(const LaunchDims &dims, KernelArgs &args,
                             CUstream stream) {
+  std::vector<TransposeArgs> &transposes = args.transposes();
+  if (transposes.size() != transposeFunctions.size())
+    fail(ErrorKind::Input,
+         "kernel '" + kernel.name + "' reads " +
+             std::to_string(transposeFunctions.size()) +
+             " operands from transposed copies, but its arguments have " +
+             std::to_string(transposes.size()) + " transposing launches");
+  // Each copy, on the same stream, before the kernel that reads it.
+  for (size_t i = 0; i < transposes.size(); ++i) {
+    TransposeArgs &transpose = transposes[i];
+    const LaunchDims &t = transpose.dims();
+    CUresult result = driver().cuLaunchKernel(
+        transposeFunctions[i], t.grid[0], t.grid[1], t.grid[2], t.block[0],
+        t.block[1], t.block[2], t.dynamicSharedMemory, stream,
+        transpose.pointers(), nullptr);
+    checkCuda(result,
+              "launching the transposing kernel '" +
+                  transpose.transpose().kernel + "' of operand " +
+                  operandName(transpose.transpose().operand) + " of kernel '" +
+                  kernel.name + "' (grid " + std::to_string(t.grid[0]) + "x" +
+                  std::to_string(t.grid[1]) + "x" + std::to_string(t.grid[2]) +
+                  ", block " + std::to_string(t.block[0]) + "x" +
+                  std::to_string(t.block[1]) + "x" +
+                  std::to_string(t.block[2]) + ")");
+  }
   std::array<uint32_t, 3> grid = launchGrid(dims);
   CUresult result = driver().cuLaunchKernel(
       function, grid[0], grid[1], grid[2], dims.block[0], dims.block[1],
@@ -410,12 +460,13 @@ RunReport GemmRunner::run(const GemmShape &shape, const RunOptions &options) {
   addresses.c = c.address();
   for (const DeviceBuffer &operand : epilogueOperands)
     addresses.epilogue.push_back(operand.address());
-  // Split K's workspace, zeroed once: each launch leaves its semaphores at
-  // zero for the next.
+  // The workspace (split K's semaphores and parts, the transposed copies),
+  // zeroed once: each launch leaves its semaphores at zero for the next,
+  // and writes its copies before the kernel reads them.
   DeviceBuffer workspace;
   if (int64_t bytes = workspaceBytes(manifest, shape); bytes > 0 && kernel) {
     workspace = DeviceBuffer(device, static_cast<size_t>(bytes),
-                             "the split-K workspace");
+                             "the workspace of kernel '" + manifest.name + "'");
     workspace.fillBytes(0);
     addresses.workspace = workspace.address();
   }

@@ -8,6 +8,82 @@
 
 namespace tgemm::runtime {
 
+namespace {
+/// A matrix's memref descriptor: allocated, aligned, offset, sizes, strides
+/// (row-major, innermost stride 1).
+void pushMatrix(std::vector<uint64_t> &values, uint64_t address,
+                const MatrixStorage &storage, int rank) {
+  auto push = [&](int64_t value) {
+    values.push_back(static_cast<uint64_t>(value));
+  };
+  values.push_back(address);
+  values.push_back(address);
+  push(storage.offset);
+  if (rank == 3)
+    push(storage.batch);
+  push(storage.rows);
+  push(storage.cols);
+  if (rank == 3)
+    push(storage.batchStride);
+  push(storage.ld);
+  push(1);
+}
+
+const KernelArg &matrixArg(const KernelManifest &kernel, Operand operand) {
+  for (const KernelArg &arg : kernel.args)
+    if (!arg.epilogue && arg.operand == operand)
+      return arg;
+  fail(ErrorKind::Input, "kernel '" + kernel.name + "' has no argument '" +
+                             operandName(operand) + "'");
+}
+
+uint64_t callerAddress(const OperandAddresses &addresses, Operand operand) {
+  return operand == Operand::A   ? addresses.a
+         : operand == Operand::B ? addresses.b
+                                 : addresses.c;
+}
+} // namespace
+
+OperandSource kernelOperand(const KernelManifest &kernel,
+                            const OperandStorages &storages,
+                            const OperandAddresses &addresses,
+                            Operand operand) {
+  OperandSource source;
+  if (!findTranspose(kernel, operand)) {
+    source.storage = storages[static_cast<int>(operand)];
+    source.address = callerAddress(addresses, operand);
+    return source;
+  }
+  TransposedCopy copy =
+      transposedCopy(kernel, operand, shapeOfStorages(kernel, storages));
+  source.storage = copy.storage;
+  source.address = addresses.workspace + static_cast<uint64_t>(copy.offset);
+  return source;
+}
+
+TransposeArgs::TransposeArgs(const KernelManifest &kernel,
+                             const OperandTranspose &transpose,
+                             const OperandStorages &storages,
+                             const OperandAddresses &addresses)
+    : entry(transpose) {
+  GemmShape shape = shapeOfStorages(kernel, storages);
+  launchDims = computeTransposeLaunch(kernel, transpose, shape);
+  int rank = matrixArg(kernel, transpose.operand).rank;
+  // The caller's operand, as the GEMM kernel would take it; then the copy.
+  pushMatrix(paramValues, callerAddress(addresses, transpose.operand),
+             storages[static_cast<int>(transpose.operand)], rank);
+  OperandSource copy =
+      kernelOperand(kernel, storages, addresses, transpose.operand);
+  pushMatrix(paramValues, copy.address, copy.storage, rank);
+}
+
+void **TransposeArgs::pointers() {
+  paramPointers.clear();
+  for (uint64_t &value : paramValues)
+    paramPointers.push_back(&value);
+  return paramPointers.data();
+}
+
 KernelArgs::KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
                        const OperandAddresses &addresses)
     : KernelArgs(kernel, packedStorage(kernel, shape), addresses) {}
@@ -15,12 +91,7 @@ KernelArgs::KernelArgs(const KernelManifest &kernel, const GemmShape &shape,
 KernelArgs::KernelArgs(const KernelManifest &kernel,
                        const OperandStorages &storages,
                        const OperandAddresses &addresses) {
-  const MatrixStorage &c = storages[static_cast<int>(Operand::C)];
-  GemmShape cShape; // M, N and the batch, which the epilogue's operands use
-  cShape.batch = c.batch;
-  cShape.batched = kernel.batched;
-  cShape.m = c.rows;
-  cShape.n = c.cols;
+  GemmShape shape = shapeOfStorages(kernel, storages);
   std::vector<size_t> epilogueArgs = epilogueArgIndices(kernel);
   if (addresses.epilogue.size() != epilogueArgs.size())
     fail(ErrorKind::Input, "kernel '" + kernel.name + "' reads " +
@@ -32,36 +103,22 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
   for (size_t i = 0; i < kernel.args.size(); ++i) {
     const KernelArg &arg = kernel.args[i];
     if (arg.epilogue) {
-      pushEpilogueOperand(epilogueOperandShape(kernel, i, cShape),
+      pushEpilogueOperand(epilogueOperandShape(kernel, i, shape),
                           addresses.epilogue[nextEpilogue++]);
       continue;
     }
-    const MatrixStorage &storage = storages[static_cast<int>(arg.operand)];
-    uint64_t address = arg.operand == Operand::A   ? addresses.a
-                       : arg.operand == Operand::B ? addresses.b
-                                                   : addresses.c;
-    auto push = [&](int64_t value) {
-      paramValues.push_back(static_cast<uint64_t>(value));
-    };
-    // allocated, aligned, offset, sizes, strides (row-major, innermost
-    // stride 1).
-    paramValues.push_back(address);
-    paramValues.push_back(address);
-    push(storage.offset);
-    if (arg.rank == 3)
-      push(storage.batch);
-    push(storage.rows);
-    push(storage.cols);
-    if (arg.rank == 3)
-      push(storage.batchStride);
-    push(storage.ld);
-    push(1);
+    // The caller's operand, or the transposed copy the kernel reads.
+    OperandSource source =
+        kernelOperand(kernel, storages, addresses, arg.operand);
+    pushMatrix(paramValues, source.address, source.storage, arg.rank);
   }
-  if (kernel.config.splitK > 1)
+  if (takesWorkspace(kernel))
     paramValues.insert(paramValues.end(),
                        {addresses.workspace, addresses.workspace, 0,
-                        static_cast<uint64_t>(workspaceBytes(kernel, cShape)),
+                        static_cast<uint64_t>(workspaceBytes(kernel, shape)),
                         1});
+  for (const OperandTranspose &transpose : kernel.transposes)
+    transposeArgs.emplace_back(kernel, transpose, storages, addresses);
   tensorMapStart = paramValues.size();
   tensorMapCount = kernel.tensorMaps.size();
   if (tensorMapCount > 0)

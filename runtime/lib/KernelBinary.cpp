@@ -236,4 +236,10 @@ void requireKernel(const KernelBinary &binary, const std::string &name) {
            (list.empty() ? "; it defines no kernels" : "; it has: " + list));
 }
 
+void requireKernels(const KernelBinary &binary, const KernelManifest &kernel) {
+  requireKernel(binary, kernel.name);
+  for (const OperandTranspose &transpose : kernel.transposes)
+    requireKernel(binary, transpose.kernel);
+}
+
 } // namespace tgemm::runtime

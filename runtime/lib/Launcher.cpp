@@ -155,6 +155,25 @@ std::vector<uint64_t> resolveEpilogue(const KernelManifest &kernel,
   return given;
 }
 
+/// What the kernel uses its workspace for: "splits K into 4 parts", "reads
+/// B from a transposed copy", "splits K into 4 parts, reads A and B from
+/// transposed copies".
+std::string describeWorkspaceUse(const KernelManifest &kernel) {
+  std::string text;
+  if (kernel.config.splitK > 1)
+    text = "splits K into " + std::to_string(kernel.config.splitK) + " parts";
+  if (!kernel.transposes.empty()) {
+    std::string operands;
+    for (const OperandTranspose &t : kernel.transposes)
+      operands += std::string(operands.empty() ? "" : " and ") +
+                  (t.operand == Operand::A ? "A" : "B");
+    text += std::string(text.empty() ? "" : ", ") + "reads " + operands +
+            (kernel.transposes.size() == 1 ? " from a transposed copy"
+                                           : " from transposed copies");
+  }
+  return text;
+}
+
 } // namespace
 
 ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
@@ -181,12 +200,11 @@ ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
   resolved.addresses.epilogue =
       resolveEpilogue(kernel, resolved.shape, request.epilogue);
   if (int64_t needed = workspaceBytes(kernel, resolved.shape); needed > 0) {
-    std::string what = "kernel '" + kernel.name + "' splits K into " +
-                       std::to_string(kernel.config.splitK) +
-                       " parts and needs a workspace of " +
-                       std::to_string(needed) + " bytes for shape " +
-                       resolved.shape.str() +
-                       " (zeroed before its first launch)";
+    std::string what =
+        "kernel '" + kernel.name + "' " + describeWorkspaceUse(kernel) +
+        " and needs a workspace of " + std::to_string(needed) +
+        " bytes for shape " + resolved.shape.str() +
+        (kernel.config.splitK > 1 ? " (zeroed before its first launch)" : "");
     if (request.workspace == 0)
       fail(ErrorKind::Usage, what + "; got none");
     if (request.workspaceBytes < needed)

@@ -20,6 +20,14 @@ const char *mapPassingName(MapPassing passing) {
   return passing == MapPassing::Param ? "param" : "global";
 }
 
+const OperandTranspose *findTranspose(const KernelManifest &kernel,
+                                      Operand operand) {
+  for (const OperandTranspose &t : kernel.transposes)
+    if (t.operand == operand)
+      return &t;
+  return nullptr;
+}
+
 bool readFile(const std::string &path, std::string &contents,
               std::string &error) {
   std::ifstream in(path, std::ios::binary);
@@ -711,6 +719,67 @@ private:
     return cluster;
   }
 
+  /// After readArgs: `"transposes"`, the operands the kernel reads from
+  /// transposed copies (version 7): A or B, each at most once, A's first,
+  /// each with its kernel, tile and block.
+  void readTransposes(const JsonValue &v, const std::string &path,
+                      KernelManifest &k) const {
+    if (!v.isArray())
+      fail(path, "expected an array, got " + describe(v));
+    if (!v.getArray().empty() && version < 7)
+      fail(path, "transposes need manifest version 7; this manifest is "
+                 "version " +
+                     std::to_string(version));
+    for (size_t i = 0; i < v.getArray().size(); ++i) {
+      const JsonValue &entry = v.getArray()[i];
+      std::string p = index(path, i);
+      expectObject(entry, p, {"operand", "kernel", "tile", "block"});
+      OperandTranspose transpose;
+      std::string operandPath = join(p, "operand");
+      std::string name = readString(field(entry, p, "operand"), operandPath);
+      if (name == "a")
+        transpose.operand = Operand::A;
+      else if (name == "b")
+        transpose.operand = Operand::B;
+      else
+        fail(operandPath, "unknown operand '" + name +
+                              "' (expected a or b: only A and B are read "
+                              "from transposed copies)");
+      for (size_t j = 0; j < k.transposes.size(); ++j) {
+        if (k.transposes[j].operand == transpose.operand)
+          fail(operandPath, "operand '" + name +
+                                "' is transposed twice (also " +
+                                index(path, j) + ")");
+        if (transpose.operand == Operand::A)
+          fail(operandPath, "operand 'a' comes after " + index(path, j) +
+                                "'s 'b'; A's transpose is listed first");
+      }
+      std::string kernelPath = join(p, "kernel");
+      transpose.kernel = readName(field(entry, p, "kernel"), kernelPath);
+      if (transpose.kernel == k.name)
+        fail(kernelPath, "'" + transpose.kernel +
+                             "' is the GEMM kernel itself; the transposing "
+                             "kernel is another function of its module");
+      transpose.tile =
+          readIntegers<2>(field(entry, p, "tile"), join(p, "tile"), 1);
+      std::string blockPath = join(p, "block");
+      std::array<int64_t, 3> block =
+          readIntegers<3>(field(entry, p, "block"), blockPath, 1);
+      if (block[0] > 1024)
+        fail(index(blockPath, 0),
+             "a block of more than 1024 threads cannot launch, got " +
+                 std::to_string(block[0]));
+      if (block[1] != 1 || block[2] != 1)
+        fail(blockPath, "a transposing kernel's block is [threads, 1, 1], "
+                        "got [" +
+                            std::to_string(block[0]) + ", " +
+                            std::to_string(block[1]) + ", " +
+                            std::to_string(block[2]) + "]");
+      transpose.threads = block[0];
+      k.transposes.push_back(transpose);
+    }
+  }
+
   void readScalars(const JsonValue &v, const std::string &path,
                    KernelManifest &k) const {
     const JsonValue &alpha = field(v, path, "alpha");
@@ -735,11 +804,14 @@ private:
 
 KernelManifest ManifestReader::readKernel(const JsonValue &v,
                                           const std::string &path) const {
-  expectObject(v, path,
-               {"name", "module", "lowering", "chip", "problem", "a", "b", "c",
-                "acc", "alpha", "beta", "config", "grid", "block",
-                "dynamic_shared_memory", "requires", "args", "epilogue",
-                "tensor_maps", "persistent", "cluster"});
+  expectObject(v, path, {"name",        "module",     "lowering",
+                         "chip",        "problem",    "a",
+                         "b",           "c",          "acc",
+                         "alpha",       "beta",       "config",
+                         "grid",        "block",      "dynamic_shared_memory",
+                         "requires",    "args",       "epilogue",
+                         "tensor_maps", "persistent", "cluster",
+                         "transposes"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));
@@ -815,6 +887,10 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
   // Optional (version 5): false when absent.
   if (const JsonValue *persistent = v.find("persistent"))
     k.persistent = readPersistent(*persistent, join(path, "persistent"));
+  // Optional (version 7): absent (or empty) when the kernel reads every
+  // operand where the caller stores it.
+  if (const JsonValue *transposes = v.find("transposes"))
+    readTransposes(*transposes, join(path, "transposes"), k);
   return k;
 }
 
@@ -1020,6 +1096,19 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
     kernel.push_back({"persistent", JsonValue::makeBool(true)});
   if (k.cluster > 1)
     kernel.push_back({"cluster", integer(k.cluster)});
+  // Only when there are any, so that a kernel that reads its operands where
+  // they are stored reads as before (and as a version-6 reader expects).
+  if (!k.transposes.empty()) {
+    std::vector<JsonValue> transposes;
+    for (const OperandTranspose &t : k.transposes)
+      transposes.push_back(JsonValue::makeObject(
+          {{"operand", text(operandName(t.operand))},
+           {"kernel", text(t.kernel)},
+           {"tile", integers(t.tile)},
+           {"block", integers(std::array<int64_t, 3>{t.threads, 1, 1})}}));
+    kernel.push_back(
+        {"transposes", JsonValue::makeArray(std::move(transposes))});
+  }
   return JsonValue::makeObject(std::move(kernel));
 }
 

@@ -153,10 +153,19 @@ LaunchDims computeLaunch(const KernelManifest &kernel, const GemmShape &shape) {
                                      " bytes is beyond any device");
   dims.dynamicSharedMemory =
       static_cast<uint32_t>(kernel.dynamicSharedMemory);
+  for (const OperandTranspose &transpose : kernel.transposes)
+    computeTransposeLaunch(kernel, transpose, shape);
   return dims;
 }
 
-int64_t workspaceBytes(const KernelManifest &kernel, const GemmShape &shape) {
+namespace {
+int64_t roundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+/// Split K's part of the workspace: its semaphores and parts; 0 without
+/// split K.
+int64_t splitKBytes(const KernelManifest &kernel, const GemmShape &shape) {
   int64_t parts = kernel.config.splitK;
   if (parts <= 1)
     return 0;
@@ -167,10 +176,93 @@ int64_t workspaceBytes(const KernelManifest &kernel, const GemmShape &shape) {
   // overflows.
   int64_t semaphores = shape.batch * tiles(shape.m, kernel.config.block[0]) *
                        tiles(shape.n, kernel.config.block[1]);
-  int64_t semaphoreBytes = (semaphores * 4 + 255) / 256 * 256;
+  int64_t semaphoreBytes = roundUp(semaphores * 4, 256);
   int64_t partBytes = shape.batch * parts * shape.m * shape.n *
                       (elementBits(kernel.gemm.acc) / 8);
   return semaphoreBytes + partBytes;
+}
+
+const OperandSpec &specOf(const KernelManifest &kernel, Operand operand) {
+  return operand == Operand::A   ? kernel.gemm.a
+         : operand == Operand::B ? kernel.gemm.b
+                                 : kernel.gemm.c;
+}
+
+/// The copy of `operand` with its storage and size, not yet placed.
+TransposedCopy unplacedCopy(const KernelManifest &kernel, Operand operand,
+                            const GemmShape &shape) {
+  const OperandSpec &spec = specOf(kernel, operand);
+  MatrixShape stored = storedShape(operand, spec.layout, shape);
+  // Rows start on 16 bytes, as a tensor map's rows must.
+  int64_t perChunk = 128 / elementBits(spec.type);
+  TransposedCopy copy;
+  copy.storage.batch = shape.batch;
+  copy.storage.rows = stored.cols;
+  copy.storage.cols = stored.rows;
+  copy.storage.ld = roundUp(stored.rows, perChunk);
+  copy.storage.batchStride = copy.storage.rows * copy.storage.ld;
+  copy.storage.offset = 0;
+  // resolveShape bounds batch x R x C by 2^48; the padding adds less than
+  // 32 elements a row.
+  copy.bytes =
+      roundUp(storageBytes(spec.type, copy.storage.allocationElements()), 256);
+  return copy;
+}
+} // namespace
+
+int64_t workspaceBytes(const KernelManifest &kernel, const GemmShape &shape) {
+  int64_t bytes = splitKBytes(kernel, shape);
+  for (Operand operand : {Operand::A, Operand::B})
+    if (findTranspose(kernel, operand))
+      bytes = roundUp(bytes, 256) + unplacedCopy(kernel, operand, shape).bytes;
+  return bytes;
+}
+
+bool takesWorkspace(const KernelManifest &kernel) {
+  return kernel.config.splitK > 1 || !kernel.transposes.empty();
+}
+
+TransposedCopy transposedCopy(const KernelManifest &kernel, Operand operand,
+                              const GemmShape &shape) {
+  if (!findTranspose(kernel, operand))
+    fail(ErrorKind::Input, "kernel '" + kernel.name + "' reads " +
+                               operandName(operand) +
+                               " where it is stored, not from a transposed "
+                               "copy");
+  // Split K's part first, then A's copy, then B's.
+  int64_t offset = roundUp(splitKBytes(kernel, shape), 256);
+  if (operand == Operand::B && findTranspose(kernel, Operand::A))
+    offset += unplacedCopy(kernel, Operand::A, shape).bytes;
+  TransposedCopy copy = unplacedCopy(kernel, operand, shape);
+  copy.offset = offset;
+  return copy;
+}
+
+LaunchDims computeTransposeLaunch(const KernelManifest &kernel,
+                                  const OperandTranspose &transpose,
+                                  const GemmShape &shape) {
+  static const char *axes[3] = {"x", "y", "z"};
+  static const int64_t maxGrid[3] = {2147483647, 65535, 65535};
+  MatrixShape stored = storedShape(
+      transpose.operand, specOf(kernel, transpose.operand).layout, shape);
+  auto tiles = [](int64_t size, int64_t tile) {
+    return size / tile + (size % tile != 0);
+  };
+  int64_t grid[3] = {tiles(stored.cols, transpose.tile[1]),
+                     tiles(stored.rows, transpose.tile[0]), shape.batch};
+  LaunchDims dims;
+  for (int i = 0; i < 3; ++i) {
+    if (grid[i] > maxGrid[i])
+      fail(ErrorKind::Unsupported,
+           "the transposing kernel '" + transpose.kernel + "' of operand " +
+               operandName(transpose.operand) + " needs grid." + axes[i] +
+               " = " + std::to_string(grid[i]) + ", beyond CUDA's limit of " +
+               std::to_string(maxGrid[i]) + " for shape " + shape.str());
+    dims.grid[i] = static_cast<uint32_t>(grid[i]);
+  }
+  dims.block = {static_cast<uint32_t>(transpose.threads), 1, 1};
+  dims.dynamicSharedMemory = 0;
+  return dims;
 }
 
 MatrixShape storedShape(Operand operand, Layout layout,
@@ -315,6 +407,19 @@ OperandStorages resolveStorage(const KernelManifest &kernel,
 OperandStorages packedStorage(const KernelManifest &kernel,
                               const GemmShape &shape) {
   return resolveStorage(kernel, shape, StorageRequests());
+}
+
+GemmShape shapeOfStorages(const KernelManifest &kernel,
+                          const OperandStorages &storages) {
+  const MatrixStorage &a = storages[static_cast<int>(Operand::A)];
+  const MatrixStorage &c = storages[static_cast<int>(Operand::C)];
+  GemmShape shape;
+  shape.m = c.rows;
+  shape.n = c.cols;
+  shape.k = kernel.gemm.a.layout == Layout::Row ? a.cols : a.rows;
+  shape.batch = c.batch;
+  shape.batched = kernel.batched;
+  return shape;
 }
 
 std::array<int64_t, 3> EpilogueOperandShape::strides() const {

@@ -195,10 +195,10 @@ TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
   std::vector<CUtensorMap> encoded; // CUtensorMap is 128-byte aligned
   std::vector<size_t> slots;
   for (const TensorMapArg &map : kernel.tensorMaps) {
-    int operand = static_cast<int>(map.operand);
-    uint64_t base = map.operand == Operand::A   ? addresses.a
-                    : map.operand == Operand::B ? addresses.b
-                                                : addresses.c;
+    // The storage the kernel reads: an operand of `transposes` is read
+    // from its copy in the workspace.
+    OperandSource source =
+        kernelOperand(kernel, storages, addresses, map.operand);
     // The memref's element type is what lies in memory (f32 for tf32).
     ElementType type = map.operand == Operand::A   ? kernel.gemm.a.type
                        : map.operand == Operand::B ? kernel.gemm.b.type
@@ -207,7 +207,7 @@ TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
       if (!arg.epilogue && arg.operand == map.operand)
         type = arg.type;
     TensorMapDescription description =
-        describeTensorMap(map, type, storages[operand], base);
+        describeTensorMap(map, type, source.storage, source.address);
     if (!description.describable) {
       slots.push_back(kNone);
       fallbackReasons.push_back(description.reason.empty()

@@ -280,3 +280,144 @@ TEST(kernelArgsEpilogueBatchedResidual) {
   // 5 + 9 values: the vector, then the rank-3 residual.
   EXPECT_TRUE(tail == expected);
 }
+
+namespace {
+const uint64_t W = 0x7f0000900000; // a workspace
+} // namespace
+
+TEST(kernelArgsTransposedCopy) {
+  // s8, B row (K x N = 100 x 200) read from its copy (N x K, ld 112) at
+  // the workspace's start; no split K, and still a workspace parameter.
+  KernelManifest k = tgemm::test::transposeKernel();
+  EXPECT_EQ(k.config.splitK, int64_t(1));
+  OperandAddresses addresses;
+  addresses.a = A;
+  addresses.b = B;
+  addresses.c = C;
+  addresses.workspace = W;
+  GemmShape shape{256, 200, 100};
+  KernelArgs args(k, shape, addresses);
+  Values expected = {A, A, 0, 256,   100, 100, 1, //
+                     W, W, 0, 200,   100, 112, 1, //
+                     C, C, 0, 256,   200, 200, 1, //
+                     W, W, 0, 22528, 1};
+  EXPECT_TRUE(args.values() == expected);
+  // Its tensor maps (by value) follow: two maps and the flag.
+  EXPECT_EQ(args.mapValues().size(), size_t(2));
+  // The transposing kernel: B as the caller stores it, then the copy.
+  EXPECT_EQ(args.transposes().size(), size_t(1));
+  TransposeArgs &t = args.transposes()[0];
+  EXPECT_EQ(t.transpose().kernel, std::string("gemm_s8_kernel_transpose_b"));
+  Values transposeExpected = {B, B, 0, 100, 200, 200, 1, //
+                              W, W, 0, 200, 100, 112, 1};
+  EXPECT_TRUE(t.values() == transposeExpected);
+  EXPECT_EQ(t.dims().grid[0], 4u); // ceil(200 / 64)
+  EXPECT_EQ(t.dims().grid[1], 2u); // ceil(100 / 64)
+  EXPECT_EQ(t.dims().grid[2], 1u);
+  EXPECT_EQ(t.dims().block[0], 256u);
+  EXPECT_EQ(t.dims().dynamicSharedMemory, 0u);
+  void **pointers = t.pointers();
+  EXPECT_EQ(*static_cast<uint64_t *>(pointers[0]), B);
+  EXPECT_EQ(*static_cast<uint64_t *>(pointers[7]), W);
+  EXPECT_EQ(*static_cast<uint64_t *>(pointers[13]), uint64_t(1));
+  // The GEMM kernel reads the copy; A and C where they are.
+  OperandStorages storages = packedStorage(k, shape);
+  OperandSource b = kernelOperand(k, storages, addresses, Operand::B);
+  EXPECT_EQ(b.address, W);
+  EXPECT_EQ(b.storage.ld, 112);
+  EXPECT_EQ(b.storage.rows, 200);
+  OperandSource a = kernelOperand(k, storages, addresses, Operand::A);
+  EXPECT_EQ(a.address, A);
+  EXPECT_EQ(a.storage.ld, 100);
+  EXPECT_EQ(kernelOperand(k, storages, addresses, Operand::C).address, C);
+  // Without transposes: no workspace parameter, no transposing launch.
+  KernelManifest plain = k;
+  plain.transposes.clear();
+  KernelArgs direct(plain, shape, addresses);
+  EXPECT_EQ(direct.values().size(), size_t(3 * 7));
+  EXPECT_EQ(direct.values()[7], B);
+  EXPECT_TRUE(direct.transposes().empty());
+}
+
+TEST(kernelArgsTransposedCopyOfStridedOperand) {
+  // B with padded rows (ld 256) and an offset: the transposing kernel
+  // reads it so; the copy is packed to 16 bytes regardless.
+  KernelManifest k = tgemm::test::transposeKernel();
+  StorageRequests requests;
+  requests[1].ld = 256;
+  requests[1].offset = 8;
+  OperandStorages storages =
+      resolveStorage(k, GemmShape{256, 200, 100}, requests);
+  OperandAddresses addresses;
+  addresses.a = A;
+  addresses.b = B;
+  addresses.c = C;
+  addresses.workspace = W;
+  KernelArgs args(k, storages, addresses);
+  Values transposeExpected = {B, B, 8, 100, 200, 256, 1, //
+                              W, W, 0, 200, 100, 112, 1};
+  EXPECT_TRUE(args.transposes()[0].values() == transposeExpected);
+  Values bExpected = {W, W, 0, 200, 100, 112, 1};
+  EXPECT_TRUE(Values(args.values().begin() + 7, args.values().begin() + 14) ==
+              bExpected);
+}
+
+TEST(kernelArgsTransposedCopiesBatchedAfterSplitK) {
+  // Batched tf32, A col and B row both read from copies, split K into 2:
+  // A's copy at 156416 bytes into the workspace, B's at 194816
+  // (ProblemTest's problemTransposedCopiesAfterSplitK).
+  KernelManifest k = tgemm::test::transposeKernel();
+  k.gemm.a = {ElementType::TF32, Layout::Col};
+  k.gemm.b = {ElementType::TF32, Layout::Row};
+  k.gemm.c = {ElementType::F32, Layout::Row};
+  k.gemm.acc = ElementType::F32;
+  k.batched = true;
+  for (KernelArg &arg : k.args) {
+    arg.rank = 3;
+    arg.type = ElementType::F32; // tf32 lies in memory as f32
+  }
+  OperandTranspose a;
+  a.operand = Operand::A;
+  a.kernel = "transpose_a";
+  a.tile = {32, 128};
+  a.threads = 128;
+  k.transposes.insert(k.transposes.begin(), a);
+  k.config.splitK = 2;
+  k.grid[2].times = 2;
+  OperandAddresses addresses;
+  addresses.a = A;
+  addresses.b = B;
+  addresses.c = C;
+  addresses.workspace = W;
+  GemmShape shape{100, 65, 30, 3, true};
+  KernelArgs args(k, shape, addresses);
+  const uint64_t WA = W + 156416, WB = W + 156416 + 38400;
+  Values expected = {WA,  WA, 0,    3,
+                     100, 30, 3200, 32,
+                     1, //
+                     WB,  WB, 0,    3,
+                     65,  30, 2080, 32,
+                     1, //
+                     C,   C,  0,    3,
+                     100, 65, 6500, 65,
+                     1, //
+                     W,   W,  0,    156416 + 38400 + 25088,
+                     1};
+  EXPECT_TRUE(args.values() == expected);
+  EXPECT_EQ(args.transposes().size(), size_t(2));
+  // A (K x M = 30 x 100 per matrix), then its copy (M x K, ld 32).
+  Values aExpected = {A,  A,  0, 3, 30,  100, 3000, 100, 1, //
+                      WA, WA, 0, 3, 100, 30,  3200, 32,  1};
+  EXPECT_TRUE(args.transposes()[0].values() == aExpected);
+  EXPECT_EQ(args.transposes()[0].dims().grid[0], 1u);
+  EXPECT_EQ(args.transposes()[0].dims().grid[1], 1u);
+  EXPECT_EQ(args.transposes()[0].dims().grid[2], 3u);
+  EXPECT_EQ(args.transposes()[0].dims().block[0], 128u);
+  // B (K x N = 30 x 65), then its copy (N x K).
+  Values bExpected = {B,  B,  0, 3, 30, 65, 1950, 65, 1, //
+                      WB, WB, 0, 3, 65, 30, 2080, 32, 1};
+  EXPECT_TRUE(args.transposes()[1].values() == bExpected);
+  EXPECT_EQ(args.transposes()[1].dims().grid[0], 2u); // ceil(65 / 64)
+  EXPECT_EQ(args.transposes()[1].dims().grid[1], 1u);
+  EXPECT_EQ(args.transposes()[1].dims().grid[2], 3u);
+}

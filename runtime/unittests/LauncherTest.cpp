@@ -313,3 +313,91 @@ TEST(capiCheckLaunchEpilogue) {
             TGEMM_RT_OK);
   EXPECT_EQ(std::string(tgemm_rt_last_error()), std::string(""));
 }
+
+TEST(launchTransposedCopyWorkspace) {
+  // s8 with B row (K x N) read from a transposed copy: a workspace without
+  // split K, for the copy alone.
+  KernelManifest k = tgemm::test::transposeKernel();
+  LaunchRequest none = request(256, 200, 100);
+  EXPECT_ERROR(resolveLaunch(k, none), ErrorKind::Usage,
+               "kernel 'gemm_s8_kernel' reads B from a transposed copy and "
+               "needs a workspace of 22528 bytes for shape M=256 N=200 "
+               "K=100; got none");
+  LaunchRequest small = request(256, 200, 100);
+  small.workspace = 0x7f0001000000;
+  small.workspaceBytes = 22527;
+  EXPECT_ERROR(resolveLaunch(k, small), ErrorKind::Usage,
+               "needs a workspace of 22528 bytes for shape M=256 N=200 "
+               "K=100; got 22527");
+  LaunchRequest odd = request(256, 200, 100);
+  odd.workspace = 0x7f0001000080;
+  odd.workspaceBytes = 22528;
+  EXPECT_ERROR(resolveLaunch(k, odd), ErrorKind::Usage,
+               "K=100, 256-byte aligned; got address");
+  // The caller's B is checked as always: its ld must hold its row.
+  LaunchRequest shortRows = request(256, 200, 100);
+  shortRows.workspace = 0x7f0001000000;
+  shortRows.workspaceBytes = 22528;
+  shortRows.operands[1].ld = 100;
+  EXPECT_ERROR(resolveLaunch(k, shortRows), ErrorKind::Usage,
+               "argument 'b' is 100 x 200 s8 (layout row): its leading "
+               "dimension 100 is less than its row length 200");
+  LaunchRequest good = request(256, 200, 100);
+  good.workspace = 0x7f0001000000;
+  good.workspaceBytes = 22528;
+  good.operands[1].ld = 208;
+  ResolvedLaunch r = resolveLaunch(k, good);
+  EXPECT_EQ(r.addresses.workspace, 0x7f0001000000u);
+  // The caller's B (ld 208) is what the transposing kernel reads; the
+  // GEMM kernel reads the copy.
+  EXPECT_EQ(r.storages[1].ld, 208);
+  KernelArgs args(k, r.storages, r.addresses);
+  const std::vector<uint64_t> &v = args.values();
+  EXPECT_EQ(v.size(), size_t(3 * 7 + 5));
+  EXPECT_EQ(v[7], 0x7f0001000000u);
+  EXPECT_EQ(v[12], 112u);
+  EXPECT_EQ(v[24], 22528u);
+  EXPECT_EQ(args.transposes()[0].values()[0], 0x7f0000200000u);
+  EXPECT_EQ(args.transposes()[0].values()[5], 208u);
+  // Split K too: both named, and the workspace holds both.
+  k.config.splitK = 2;
+  k.grid[2].times = 2;
+  EXPECT_ERROR(resolveLaunch(k, none), ErrorKind::Usage,
+               "kernel 'gemm_s8_kernel' splits K into 2 parts, reads B from "
+               "a transposed copy and needs a workspace of 432384 bytes for "
+               "shape M=256 N=200 K=100 (zeroed before its first launch); "
+               "got none");
+  // Both operands.
+  KernelManifest both = tgemm::test::transposeKernel();
+  both.gemm.a.layout = Layout::Col;
+  OperandTranspose a = both.transposes[0];
+  a.operand = Operand::A;
+  a.kernel = "transpose_a";
+  both.transposes.insert(both.transposes.begin(), a);
+  EXPECT_ERROR(resolveLaunch(both, none), ErrorKind::Usage,
+               "kernel 'gemm_s8_kernel' reads A and B from transposed copies "
+               "and needs a workspace of");
+}
+
+TEST(capiCheckLaunchTransposedCopy) {
+  std::string manifest = tgemm::test::writeTempFile(
+      "transpose.json", tgemm::test::transposeManifest());
+  tgemm_rt_launch_args args;
+  std::memset(&args, 0, sizeof(args));
+  args.m = 256;
+  args.n = 200;
+  args.k = 100;
+  args.a.data = 0x7f0000001000;
+  args.b.data = 0x7f0000200000;
+  args.c.data = 0x7f0000400000;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_USAGE);
+  EXPECT_TRUE(
+      std::string(tgemm_rt_last_error())
+          .find("reads B from a transposed copy and needs a workspace of "
+                "22528 bytes") != std::string::npos);
+  args.workspace = 0x7f0001000000;
+  args.workspace_bytes = 22528;
+  EXPECT_EQ(tgemm_rt_check_launch(manifest.c_str(), nullptr, &args),
+            TGEMM_RT_OK);
+}

@@ -117,6 +117,47 @@ std::string batchedManifest() {
   return text;
 }
 
+std::string transposeManifest() {
+  return R"({
+  "version": 7,
+  "kernels": [
+    {
+      "name": "gemm_s8_kernel",
+      "module": "gemm_s8_module",
+      "lowering": "wgmma",
+      "chip": "sm_90a",
+      "problem": {"m": null, "n": null, "k": null},
+      "a": {"type": "s8", "layout": "row"},
+      "b": {"type": "s8", "layout": "row"},
+      "c": {"type": "s32", "layout": "row"},
+      "acc": "s32",
+      "alpha": 1.0,
+      "beta": 0.0,
+      "config": {"block": [128, 128, 64], "warps": [2, 1], "stages": 4},
+      "grid": [{"dim": "n", "tile": 128}, {"dim": "m", "tile": 128}, {"value": 1}],
+      "block": [384, 1, 1],
+      "dynamic_shared_memory": 131072,
+      "requires": [],
+      "args": [
+        {"name": "a", "kind": "memref", "type": "s8", "rank": 2, "strided": true},
+        {"name": "b", "kind": "memref", "type": "s8", "rank": 2, "strided": true},
+        {"name": "c", "kind": "memref", "type": "s32", "rank": 2, "strided": true}
+      ],
+      "tensor_maps": [
+        {"operand": "a", "box": [128, 64], "swizzle": 64, "passing": "param"},
+        {"operand": "b", "box": [128, 64], "swizzle": 64, "passing": "param"}
+      ],
+      "transposes": [{"operand": "b", "kernel": "gemm_s8_kernel_transpose_b", "tile": [64, 64], "block": [256, 1, 1]}]
+    }
+  ]
+}
+)";
+}
+
+runtime::KernelManifest transposeKernel() {
+  return runtime::parseManifest(transposeManifest(), "t.json").kernels[0];
+}
+
 std::string replaceOnce(const std::string &text, const std::string &from,
                         const std::string &to, const char *file, int line) {
   size_t at = text.find(from);

@@ -108,15 +108,15 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 2)", R"("version": 7)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 7; this runtime "
-     "reads versions 2 to 6"},
+    {R"("version": 2)", R"("version": 8)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 8; this runtime "
+     "reads versions 2 to 7"},
     {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
      "manifest.json: version: unsupported manifest version 0; this runtime "
-     "reads versions 2 to 6"},
+     "reads versions 2 to 7"},
     {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
      "manifest.json: version: manifest version 1 is older than this "
-     "runtime's 6 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "runtime's 7 (version 2 adds \"tensor_maps\"): recompile the kernel "
      "with this tgemm"},
     {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
@@ -608,7 +608,7 @@ TEST(manifestTensorMapsRoundTrip) {
   // A kernel without tensor maps is written without the field.
   std::string plain = writeManifest(parse(withTensorMaps("[]")));
   EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
-  EXPECT_TRUE(plain.find("\"version\": 6") != std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 7") != std::string::npos);
   // The partial reader (a kernel not yet compiled) takes them too.
   KernelManifest k = a;
   k.lowering.clear();
@@ -1072,7 +1072,7 @@ TEST(manifestRejectsBadPersistent) {
                "kernels[0]: unknown field 'persistant' (expected name, "
                "module, lowering, chip, problem, a, b, c, acc, alpha, beta, "
                "config, grid, block, dynamic_shared_memory, requires, args, "
-               "epilogue, tensor_maps, persistent, cluster)");
+               "epilogue, tensor_maps, persistent, cluster, transposes)");
 }
 
 namespace {
@@ -1146,7 +1146,7 @@ TEST(manifestPersistentRoundTrip) {
   Manifest m = parse(persistentManifest());
   std::string written = writeManifest(m);
   EXPECT_TRUE(written.find("\"persistent\": true") != std::string::npos);
-  EXPECT_TRUE(written.find("\"version\": 6") != std::string::npos);
+  EXPECT_TRUE(written.find("\"version\": 7") != std::string::npos);
   JsonValue kernel = kernelManifestToJson(m.kernels[0]);
   const JsonValue *persistent = kernel.find("persistent");
   EXPECT_TRUE(persistent && persistent->isBool() && persistent->getBool());
@@ -1181,4 +1181,177 @@ TEST(manifestPersistentRoundTrip) {
   EXPECT_TRUE(!readPartialKernelManifest(badEntry, partial, error));
   EXPECT_TRUE(error.find("persistent: expected true or false, got 0") !=
               std::string::npos);
+}
+
+namespace {
+/// The transposing kernel's entry of TestSupport's transpose manifest.
+const char *kTransposeEntry =
+    R"({"operand": "b", "kernel": "gemm_s8_kernel_transpose_b", "tile": [64, 64], "block": [256, 1, 1]})";
+
+/// The transpose manifest with its "transposes" list replaced by `list`.
+std::string withTransposes(const std::string &list) {
+  return REPLACE(tgemm::test::transposeManifest(),
+                 std::string("[") + kTransposeEntry + "]", list);
+}
+} // namespace
+
+TEST(manifestTransposes) {
+  const KernelManifest k = parse(tgemm::test::transposeManifest()).kernels[0];
+  EXPECT_EQ(k.transposes.size(), size_t(1));
+  const OperandTranspose &t = k.transposes[0];
+  EXPECT_TRUE(t.operand == Operand::B);
+  EXPECT_EQ(t.kernel, std::string("gemm_s8_kernel_transpose_b"));
+  EXPECT_EQ(t.tile[0], 64);
+  EXPECT_EQ(t.tile[1], 64);
+  EXPECT_EQ(t.threads, 256);
+  EXPECT_TRUE(findTranspose(k, Operand::B) == &k.transposes[0]);
+  EXPECT_TRUE(findTranspose(k, Operand::A) == nullptr);
+  // Both operands, A's first, with their own tiles and blocks.
+  const KernelManifest both =
+      parse(
+          withTransposes(
+              R"([{"operand": "a", "kernel": "t_a", "tile": [32, 128], "block": [128, 1, 1]},
+                    {"operand": "b", "kernel": "t_b", "tile": [64, 64], "block": [1024, 1, 1]}])"))
+          .kernels[0];
+  EXPECT_EQ(both.transposes.size(), size_t(2));
+  EXPECT_TRUE(both.transposes[0].operand == Operand::A);
+  EXPECT_EQ(both.transposes[0].tile[0], 32);
+  EXPECT_EQ(both.transposes[0].tile[1], 128);
+  EXPECT_EQ(both.transposes[0].threads, 128);
+  EXPECT_EQ(both.transposes[1].kernel, std::string("t_b"));
+  EXPECT_EQ(both.transposes[1].threads, 1024);
+  EXPECT_TRUE(findTranspose(both, Operand::A) == &both.transposes[0]);
+  // An empty list, or none: every operand is read where it is stored, in
+  // any version.
+  EXPECT_TRUE(parse(withTransposes("[]")).kernels[0].transposes.empty());
+  EXPECT_TRUE(
+      parse(REPLACE(withTransposes("[]"), R"("version": 7)", R"("version": 6)"))
+          .kernels[0]
+          .transposes.empty());
+  EXPECT_TRUE(parse(exampleManifest()).kernels[0].transposes.empty());
+}
+
+TEST(manifestTransposesRoundTrip) {
+  Manifest m = parse(tgemm::test::transposeManifest());
+  std::string written = writeManifest(m);
+  EXPECT_TRUE(written.find("\"version\": 7") != std::string::npos);
+  // After "cluster" would be (the kernel has none), the last field.
+  JsonValue kernel = kernelManifestToJson(m.kernels[0]);
+  EXPECT_EQ(kernel.getObject().back().first, std::string("transposes"));
+  EXPECT_EQ(writeJson(kernel.getObject().back().second),
+            writeJson(parseJson(std::string("[") + kTransposeEntry + "]")));
+  Manifest again = parse(written);
+  EXPECT_EQ(again.kernels[0].transposes.size(), size_t(1));
+  EXPECT_EQ(again.kernels[0].transposes[0].kernel,
+            std::string("gemm_s8_kernel_transpose_b"));
+  EXPECT_EQ(writeManifest(again), written);
+  // Two, in a kernel in clusters: after "cluster".
+  KernelManifest k = m.kernels[0];
+  k.transposes.insert(k.transposes.begin(), OperandTranspose());
+  k.transposes[0].operand = Operand::A;
+  k.transposes[0].kernel = "t_a";
+  k.transposes[0].tile = {16, 256};
+  k.transposes[0].threads = 512;
+  k.cluster = 2;
+  k.grid[0].times = 2;
+  Manifest two;
+  two.kernels.push_back(k);
+  std::string twoText = writeManifest(two);
+  EXPECT_TRUE(twoText.find("\"cluster\": 2") < twoText.find("\"transposes\""));
+  const KernelManifest read = parse(twoText).kernels[0];
+  EXPECT_EQ(read.transposes.size(), size_t(2));
+  EXPECT_TRUE(read.transposes[0].operand == Operand::A);
+  EXPECT_TRUE(read.transposes[0].tile == (std::array<int64_t, 2>{16, 256}));
+  EXPECT_EQ(read.transposes[0].threads, 512);
+  EXPECT_TRUE(read.transposes[1].operand == Operand::B);
+  // Without transposes: written without the field, as before.
+  EXPECT_TRUE(writeManifest(parse(withTransposes("[]"))).find("transposes") ==
+              std::string::npos);
+  EXPECT_TRUE(writeManifest(parse(exampleManifest())).find("transposes") ==
+              std::string::npos);
+  // The partial reader (a kernel still being built) reads them too.
+  KernelManifest unbuilt = m.kernels[0];
+  unbuilt.lowering.clear();
+  unbuilt.chip.clear();
+  KernelManifest partial;
+  std::string error;
+  EXPECT_TRUE(
+      readPartialKernelManifest(kernelManifestToJson(unbuilt), partial, error));
+  EXPECT_EQ(partial.transposes.size(), size_t(1));
+  unbuilt.transposes[0].kernel.clear();
+  EXPECT_TRUE(!readPartialKernelManifest(kernelManifestToJson(unbuilt), partial,
+                                         error));
+  EXPECT_TRUE(error.find("transposes[0].kernel: expected a non-empty name") !=
+              std::string::npos);
+}
+
+TEST(manifestRejectsBadTransposes) {
+  struct Bad {
+    std::string list;
+    const char *message;
+  };
+  const std::string p = "manifest.json: kernels[0].transposes";
+  const Bad bad[] = {
+      {R"({"operand": "b"})", ": expected an array, got an object"},
+      {R"([{"operand": "c", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].operand: unknown operand 'c' (expected a or b: only A and B are "
+       "read from transposed copies)"},
+      {R"([{"operand": "epilogue0", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].operand: unknown operand 'epilogue0'"},
+      {R"([{"operand": 1, "kernel": "t", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].operand: expected a string, got 1"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1]},
+           {"operand": "b", "kernel": "u", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[1].operand: operand 'b' is transposed twice (also "
+       "kernels[0].transposes[0])"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1]},
+           {"operand": "a", "kernel": "u", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[1].operand: operand 'a' comes after kernels[0].transposes[0]'s 'b'; "
+       "A's transpose is listed first"},
+      {R"([{"operand": "b", "kernel": "", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].kernel: expected a non-empty name"},
+      {R"([{"operand": "b", "kernel": 7, "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].kernel: expected a string, got 7"},
+      {R"([{"operand": "b", "kernel": "gemm_s8_kernel", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].kernel: 'gemm_s8_kernel' is the GEMM kernel itself; the "
+       "transposing kernel is another function of its module"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64], "block": [256, 1, 1]}])",
+       "[0].tile: expected an array of 2 integers, got an array of 1"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [0, 64], "block": [256, 1, 1]}])",
+       "[0].tile[0]: expected an integer >= 1, got 0"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 6.5], "block": [256, 1, 1]}])",
+       "[0].tile[1]: expected an integer, got 6.5"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [256, 1]}])",
+       "[0].block: expected an array of 3 integers, got an array of 2"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [0, 1, 1]}])",
+       "[0].block[0]: expected an integer >= 1, got 0"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [2048, 1, 1]}])",
+       "[0].block[0]: a block of more than 1024 threads cannot launch, got "
+       "2048"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [32, 8, 1]}])",
+       "[0].block: a transposing kernel's block is [threads, 1, 1], got [32, "
+       "8, 1]"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [256, 1, 2]}])",
+       "[0].block: a transposing kernel's block is [threads, 1, 1], got [256, "
+       "1, 2]"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64]}])",
+       "[0]: missing field 'block'"},
+      {R"([{"kernel": "t", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0]: missing field 'operand'"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1], "threads": 256}])",
+       "[0]: unknown field 'threads' (expected operand, kernel, tile, block)"},
+      {R"(["b"])", "[0]: expected an object, got \"b\""},
+  };
+  for (const Bad &b : bad)
+    EXPECT_ERROR(parse(withTransposes(b.list)), ErrorKind::Input,
+                 p + b.message);
+  // Only version 7 has them; an older manifest with some is refused.
+  for (int version : {2, 3, 4, 5, 6})
+    EXPECT_ERROR(
+        parse(REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
+                      "\"version\": " + std::to_string(version))),
+        ErrorKind::Input,
+        "manifest.json: kernels[0].transposes: transposes need "
+        "manifest version 7; this manifest is version " +
+            std::to_string(version));
 }

@@ -375,3 +375,153 @@ TEST(problemStorageErrors) {
   EXPECT_ERROR(resolveStorage(all, s, far), ErrorKind::Unsupported,
                "would span more than 2^48 elements");
 }
+
+namespace {
+/// TestSupport's transpose kernel as a batched tf32 GEMM whose A is stored
+/// column-major (K x M) and B row-major (K x N), both read from transposed
+/// copies (A's in 32 x 128 tiles by 128 threads), split into `splitK`
+/// parts of K.
+KernelManifest tf32BothTransposed(int64_t splitK = 1) {
+  KernelManifest k = tgemm::test::transposeKernel();
+  k.gemm.a = {ElementType::TF32, Layout::Col};
+  k.gemm.b = {ElementType::TF32, Layout::Row};
+  k.gemm.c = {ElementType::F32, Layout::Row};
+  k.gemm.acc = ElementType::F32;
+  k.batched = true;
+  for (KernelArg &arg : k.args) {
+    arg.rank = 3;
+    arg.type = arg.operand == Operand::C ? ElementType::F32 : ElementType::TF32;
+  }
+  OperandTranspose a;
+  a.operand = Operand::A;
+  a.kernel = "transpose_a";
+  a.tile = {32, 128};
+  a.threads = 128;
+  k.transposes.insert(k.transposes.begin(), a);
+  k.config.splitK = splitK;
+  k.grid[2].times = splitK;
+  return k;
+}
+} // namespace
+
+TEST(problemTransposedCopyS8) {
+  // B row is stored K x N = 100 x 200; its copy is N x K, rows padded to
+  // 112 (16 s8 elements), 22400 bytes taking 22528 of the workspace.
+  KernelManifest k = tgemm::test::transposeKernel();
+  GemmShape shape{256, 200, 100};
+  EXPECT_TRUE(takesWorkspace(k));
+  TransposedCopy copy = transposedCopy(k, Operand::B, shape);
+  EXPECT_EQ(copy.storage.batch, 1);
+  EXPECT_EQ(copy.storage.rows, 200);
+  EXPECT_EQ(copy.storage.cols, 100);
+  EXPECT_EQ(copy.storage.ld, 112);
+  EXPECT_EQ(copy.storage.batchStride, 200 * 112);
+  EXPECT_EQ(copy.storage.offset, 0);
+  EXPECT_EQ(copy.offset, 0);
+  EXPECT_EQ(copy.bytes, 22528);
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(22528));
+  // A K that is a multiple of 16 needs no padding; 16 x 16 bytes is 256.
+  TransposedCopy even = transposedCopy(k, Operand::B, GemmShape{16, 16, 64});
+  EXPECT_EQ(even.storage.ld, 64);
+  EXPECT_EQ(even.bytes, 1024);
+  EXPECT_EQ(workspaceBytes(k, GemmShape{16, 16, 64}), int64_t(1024));
+  // A is read where it is stored.
+  EXPECT_ERROR(transposedCopy(k, Operand::A, shape), ErrorKind::Input,
+               "kernel 'gemm_s8_kernel' reads a where it is stored, not from "
+               "a transposed copy");
+  // Without transposes and split K: no workspace.
+  k.transposes.clear();
+  EXPECT_TRUE(!takesWorkspace(k));
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(0));
+}
+
+TEST(problemTransposedCopiesBatchedTf32) {
+  // M=100, N=64, K=30, 3 matrices. A col (K x M = 30 x 100) becomes
+  // M x K, rows padded to 32 (16 bytes of f32): 3 x 100 x 32 x 4 = 38400
+  // bytes; B row (30 x 64) becomes 64 x 30, ld 32: 24576 bytes, after A's.
+  KernelManifest k = tf32BothTransposed();
+  GemmShape shape{100, 64, 30, 3, true};
+  TransposedCopy a = transposedCopy(k, Operand::A, shape);
+  EXPECT_EQ(a.storage.batch, 3);
+  EXPECT_EQ(a.storage.rows, 100);
+  EXPECT_EQ(a.storage.cols, 30);
+  EXPECT_EQ(a.storage.ld, 32);
+  EXPECT_EQ(a.storage.batchStride, 3200);
+  EXPECT_EQ(a.offset, 0);
+  EXPECT_EQ(a.bytes, 38400);
+  TransposedCopy b = transposedCopy(k, Operand::B, shape);
+  EXPECT_EQ(b.storage.rows, 64);
+  EXPECT_EQ(b.storage.cols, 30);
+  EXPECT_EQ(b.storage.ld, 32);
+  EXPECT_EQ(b.storage.batchStride, 64 * 32);
+  EXPECT_EQ(b.offset, 38400);
+  EXPECT_EQ(b.bytes, 24576);
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(38400 + 24576));
+}
+
+TEST(problemTransposedCopiesAfterSplitK) {
+  // Split K's semaphores (3 tiles, 256 bytes) and parts (3 x 2 x 100 x 65
+  // f32 = 156000 bytes) come first; A's copy starts at the next multiple of
+  // 256 (156416), B's after A's 38400 bytes; B's 3 x 65 x 32 x 4 = 24960
+  // bytes take 25088.
+  KernelManifest k = tf32BothTransposed(2);
+  GemmShape shape{100, 65, 30, 3, true};
+  TransposedCopy a = transposedCopy(k, Operand::A, shape);
+  TransposedCopy b = transposedCopy(k, Operand::B, shape);
+  EXPECT_EQ(a.offset, 156416);
+  EXPECT_EQ(a.bytes, 38400);
+  EXPECT_EQ(b.offset, 156416 + 38400);
+  EXPECT_EQ(b.bytes, 25088);
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(156416 + 38400 + 25088));
+  // Only B: its copy follows split K's part directly.
+  k.transposes.erase(k.transposes.begin());
+  EXPECT_EQ(transposedCopy(k, Operand::B, shape).offset, 156416);
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(156416 + 25088));
+}
+
+TEST(problemTransposeLaunch) {
+  // B is stored K x N = 100 x 200: 64 x 64 tiles, grid x over its 200
+  // columns, y over its 100 rows.
+  KernelManifest k = tgemm::test::transposeKernel();
+  LaunchDims dims =
+      computeTransposeLaunch(k, k.transposes[0], GemmShape{256, 200, 100});
+  EXPECT_EQ(dims.grid[0], 4u);
+  EXPECT_EQ(dims.grid[1], 2u);
+  EXPECT_EQ(dims.grid[2], 1u);
+  EXPECT_EQ(dims.block[0], 256u);
+  EXPECT_EQ(dims.block[1], 1u);
+  EXPECT_EQ(dims.block[2], 1u);
+  EXPECT_EQ(dims.dynamicSharedMemory, 0u);
+  // A col of a batch (K x M = 30 x 100) in 32 x 128 tiles: one per matrix.
+  KernelManifest both = tf32BothTransposed();
+  LaunchDims a = computeTransposeLaunch(both, both.transposes[0],
+                                        GemmShape{100, 64, 30, 3, true});
+  EXPECT_EQ(a.grid[0], 1u);
+  EXPECT_EQ(a.grid[1], 1u);
+  EXPECT_EQ(a.grid[2], 3u);
+  EXPECT_EQ(a.block[0], 128u);
+  // Beyond CUDA's grid: refused, by computeLaunch too.
+  k.transposes[0].tile = {1, 64};
+  GemmShape deep{128, 128, 70000};
+  EXPECT_ERROR(computeTransposeLaunch(k, k.transposes[0], deep),
+               ErrorKind::Unsupported,
+               "the transposing kernel 'gemm_s8_kernel_transpose_b' of "
+               "operand b needs grid.y = 70000, beyond CUDA's limit of 65535 "
+               "for shape M=128 N=128 K=70000");
+  EXPECT_ERROR(computeLaunch(k, deep), ErrorKind::Unsupported,
+               "needs grid.y = 70000");
+}
+
+TEST(problemShapeOfStorages) {
+  KernelManifest k = tf32BothTransposed();
+  GemmShape shape{100, 64, 30, 3, true};
+  GemmShape back = shapeOfStorages(k, packedStorage(k, shape));
+  EXPECT_EQ(back.m, 100);
+  EXPECT_EQ(back.n, 64);
+  EXPECT_EQ(back.k, 30); // from A col's rows
+  EXPECT_EQ(back.batch, 3);
+  EXPECT_TRUE(back.batched);
+  KernelManifest s8 = tgemm::test::transposeKernel();
+  EXPECT_EQ(shapeOfStorages(s8, packedStorage(s8, GemmShape{8, 16, 24})).k,
+            24); // from A row's columns
+}

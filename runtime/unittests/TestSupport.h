@@ -54,6 +54,13 @@ std::string epilogueManifest();
 /// The kernel of epilogueManifest() with dynamic M, N and K.
 runtime::KernelManifest dynamicEpilogueKernel();
 
+/// A wgmma kernel (version 7) of s8 x s8 -> s32 with dynamic sizes, strided
+/// arguments and tensor maps, whose B is stored row-major (N-major) and
+/// read from a transposed copy: "transposes" lists B, transposed by
+/// gemm_s8_kernel_transpose_b in 64 x 64 tiles by 256 threads.
+std::string transposeManifest();
+runtime::KernelManifest transposeKernel();
+
 /// `text` with the first occurrence of `from` replaced by `to`; records a
 /// failure if `from` is absent (a test that no longer mutates anything).
 std::string replaceOnce(const std::string &text, const std::string &from,

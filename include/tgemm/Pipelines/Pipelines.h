@@ -156,6 +156,13 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule, wgmma with tma: store C through shared "
                      "memory with the copy engine (a tensor map of C)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool, FlagOptionParser> transposeKernel{
+      *this, "transpose-kernel",
+      llvm::cl::desc("Schedule, wgmma: transpose MN-major 8-bit and tf32 "
+                     "operands with a kernel launched before the GEMM (into "
+                     "the workspace) instead of on their way into shared "
+                     "memory"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the NVPTX back end"),

@@ -43,6 +43,9 @@ struct CompileOptions {
   /// wgmma with TMA: store C with the copy engine; unset: the selected
   /// schedule's.
   std::optional<bool> tmaStore;
+  /// wgmma: transpose MN-major 8-bit and tf32 operands with a kernel before
+  /// the GEMM; unset: the selected schedule's.
+  std::optional<bool> transposeKernel;
   unsigned optLevel = 3;
   /// Also assemble a cubin per kernel module with ptxas.
   bool emitCubin = false;

@@ -98,6 +98,10 @@ struct Schedule {
   /// copy engine (cp.async.bulk.tensor, a third tensor map) where the
   /// runtime made every map, else as without it.
   bool tmaStore = false;
+  /// wgmma: operands it reads K-major only and that are stored MN-major
+  /// are transposed by a kernel launched before the GEMM into the
+  /// workspace; the GEMM reads the K-major copy (TransposePlan).
+  bool transposeKernel = false;
 };
 
 /// The bulk store of C's tile (`tma_store`): each storing warp writes
@@ -147,12 +151,26 @@ Problem ringProblem(const Problem &p, Family family);
 /// (`tgemm.transpose_tile`); 8-bit operands with `tma` only. Otherwise
 /// (tf32, or without TMA) their copies transpose from global memory
 /// through registers (`tgemm.copy_tile ... transpose`) and the producer
-/// copies with cp.async.
+/// copies with cp.async. With the schedule's `transposeKernel` they are
+/// instead transposed before the GEMM by a kernel of their own
+/// (`kernelA`, `kernelB`), into the launch's workspace, and the GEMM reads
+/// those K-major copies: `a` and `b` are then false.
 struct TransposePlan {
   bool a = false, b = false;
   bool staged = false;
+  bool kernelA = false, kernelB = false;
   bool any() const { return a || b; }
+  bool anyKernel() const { return kernelA || kernelB; }
 };
+/// The tile of the stored operand (rows x cols) one block of the
+/// transposing kernel moves, and its threads, for `bits`-bit elements.
+struct TransposeKernelShape {
+  int64_t rows, cols, threads;
+};
+TransposeKernelShape transposeKernelShape(int64_t bits);
+/// The transposing kernel's registers per thread (`.maxnreg`): measured,
+/// ptxas takes 38 and spills at its own choice of 32.
+constexpr int64_t kTransposeKernelRegisters = 64;
 TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
 constexpr int64_t kStagingSlots = 2;
 

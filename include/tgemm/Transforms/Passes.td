@@ -319,6 +319,10 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
     Option<"tmaStore", "tma-store", "bool", /*default=*/"false",
            "wgmma with tma: store C through shared memory with the copy "
            "engine (tiling only: it adds C's tensor map)">,
+    Option<"transposeKernel", "transpose-kernel", "bool", /*default=*/"false",
+           "wgmma: transpose MN-major 8-bit and tf32 operands with a kernel "
+           "launched before the GEMM, into the workspace (tiling only: it "
+           "adds that kernel)">,
   ];
 }
 

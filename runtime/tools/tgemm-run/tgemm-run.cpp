@@ -253,7 +253,7 @@ int run(const Options &o) {
   std::optional<KernelBinary> binary;
   if (!o.cublasOnly) {
     binary = readKernelBinary(o.kernelFile);
-    requireKernel(*binary, kernel.name);
+    requireKernels(*binary, kernel);
   }
 
   Device device(o.device);

@@ -423,3 +423,42 @@ func.func @via_rows(%acc: !tgemm.acc<8x64xf32>, %c: memref<?x?xf32>, %map: !llvm
   return
 }
 
+// -----
+
+func.func @copy_rank(%b: memref<64x32xi8>) {
+  // expected-error @+1 {{the copy has the source's rank (2), got 3}}
+  %0 = tgemm.transposed_copy %b : memref<64x32xi8> -> memref<1x32x64xi8, strided<[?, ?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @copy_element(%b: memref<64x32xi8>) {
+  // expected-error @+1 {{the copy has the source's element type ('i8'), got 'f8E4M3FN'}}
+  %0 = tgemm.transposed_copy %b : memref<64x32xi8> -> memref<32x64xf8E4M3FN, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @copy_16bit(%b: memref<64x32xf16>) {
+  // expected-error @+1 {{transposes 8-bit and 32-bit elements, got 'f16'}}
+  %0 = tgemm.transposed_copy %b : memref<64x32xf16> -> memref<32x64xf16, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @copy_shape(%b: memref<?x32xi8>) {
+  // expected-error @+1 {{the copy's rows are the source's columns: expected shape 32x?, got 64x32}}
+  %0 = tgemm.transposed_copy %b : memref<?x32xi8> -> memref<64x32xi8, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @copy_strides(%b: memref<64x32xi8>) {
+  // expected-error @+1 {{the copy's strides and offset are the runtime's: expected strided<[?, ..., 1], offset: ?>, got 'memref<32x64xi8>'}}
+  %0 = tgemm.transposed_copy %b : memref<64x32xi8> -> memref<32x64xi8>
+  return
+}

@@ -85,6 +85,17 @@ func.func @split_k(%p: memref<4x?x?xf32>, %s: memref<?xi32>, %c: memref<?x?xf16>
   return %w : memref<?xi8>
 }
 
+// transpose_kernel: the host's K-major copy of an operand stored MN-major
+// (a batch of them too), in the workspace.
+// CHECK-LABEL: func @transposed_copy
+// CHECK: tgemm.transposed_copy %{{.*}} : memref<1024x4096xi8> -> memref<4096x1024xi8, strided<[?, 1], offset: ?>>
+// CHECK: tgemm.transposed_copy %{{.*}} : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>> -> memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
+func.func @transposed_copy(%b: memref<1024x4096xi8>, %t: memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>) {
+  %0 = tgemm.transposed_copy %b : memref<1024x4096xi8> -> memref<4096x1024xi8, strided<[?, 1], offset: ?>>
+  %1 = tgemm.transposed_copy %t : memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>> -> memref<?x?x?xf32, strided<[?, ?, 1], offset: ?>>
+  return
+}
+
 // MN-major operands a family reads K-major only: a copy that transposes
 // from global memory, and a transpose from a staging ring.
 // CHECK-LABEL: func @transposed_copies

@@ -4,6 +4,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
@@ -610,6 +611,47 @@ LogicalResult TensorMapOp::verify() {
                          << (swizzle ? " and at most the swizzle's " +
                                            std::to_string(swizzle)
                                      : std::string());
+  return success();
+}
+
+LogicalResult TransposedCopyOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "the copy has the source's rank ("
+                         << source.getRank() << "), got " << result.getRank();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "the copy has the source's element type ("
+                         << source.getElementType() << "), got "
+                         << result.getElementType();
+  int64_t bits = source.getElementTypeBitWidth();
+  if (bits != 8 && bits != 32)
+    return emitOpError() << "transposes 8-bit and 32-bit elements, got "
+                         << source.getElementType();
+  SmallVector<int64_t> expected(source.getShape());
+  std::swap(expected[expected.size() - 2], expected.back());
+  auto shapeText = [](ArrayRef<int64_t> shape) {
+    std::string text;
+    for (auto [i, d] : llvm::enumerate(shape))
+      text += (i ? "x" : "") +
+              (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
+    return text;
+  };
+  if (failed(verifyCompatibleShape(expected, result.getShape())))
+    return emitOpError() << "the copy's rows are the source's columns: "
+                            "expected shape "
+                         << shapeText(expected) << ", got "
+                         << shapeText(result.getShape());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(result.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 ||
+      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
+                   [](int64_t s) { return !ShapedType::isDynamic(s); }) ||
+      !ShapedType::isDynamic(offset))
+    return emitOpError() << "the copy's strides and offset are the runtime's: "
+                            "expected strided<[?, ..., 1], offset: ?>, got "
+                         << result;
   return success();
 }
 

@@ -10,7 +10,10 @@
 // and with --check C's padding must come back unchanged. A kernel with a
 // fused epilogue gets its operands (bias, scale, residual) made from the
 // seed too (Inputs.h); the reference applies the same steps, and the anchor
-// stays the plain library GEMM.
+// stays the plain library GEMM. A kernel that reads an operand from a
+// transposed copy (`transposes`) is launched, and timed, with its
+// transposing kernels: they are part of each launch; the reference reads
+// the operands as made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +32,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace tgemm::runtime {
 
@@ -47,16 +51,21 @@ std::array<uint32_t, 3> persistentLaunchGrid(const LaunchDims &dims,
                                              int64_t residentBlocks,
                                              int64_t cluster = 1);
 
-/// A kernel loaded on a device, its launch limits checked. A persistent
-/// kernel (KernelManifest::persistent) must fit at least one block on a
+/// A kernel loaded on a device, its launch limits checked, with the
+/// transposing kernels of its `transposes` (functions of the same module,
+/// each block of whose threads must fit). A persistent kernel
+/// (KernelManifest::persistent) must fit at least one block on a
 /// multiprocessor (Error(Unsupported) otherwise).
 class CompiledKernel {
 public:
   CompiledKernel(const Device &device, const KernelManifest &kernel,
                  const KernelBinary &binary);
 
-  /// Launches with `dims` (computeLaunch's), or for a persistent kernel
-  /// with launchGrid(dims).
+  /// Launches the transposing kernels (args.transposes(), in order), then
+  /// the GEMM kernel with `dims` (computeLaunch's), or for a persistent
+  /// kernel with launchGrid(dims), all on `stream`. Throws Error(Device) if
+  /// the driver refuses a launch, Error(Input) if `args` were made for
+  /// another kernel's transposes.
   void launch(const LaunchDims &dims, KernelArgs &args, CUstream stream);
   /// The grid launch() launches for `dims`: dims.grid, or for a persistent
   /// kernel persistentLaunchGrid(dims, residentBlocks()), its x at most the
@@ -79,6 +88,8 @@ private:
   KernelManifest kernel;
   LoadedModule module;
   CUfunction function = nullptr;
+  /// One per entry of the manifest's `transposes`.
+  std::vector<CUfunction> transposeFunctions;
   int registers = 0;
   int64_t resident = 0;
   int64_t blockLimit = 0;
@@ -111,6 +122,7 @@ struct RunReport {
   OperandStorages storage;
 
   bool kernelTimed = false;
+  /// Each launch's time, its transposing kernels' (if any) included.
   TimingStats kernelTime;
 
   bool anchorTimed = false;

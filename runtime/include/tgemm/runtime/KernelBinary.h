@@ -42,6 +42,11 @@ KernelBinary readKernelBinary(const std::string &path);
 /// Throws Error(Input) if the file is known not to define kernel `name`.
 void requireKernel(const KernelBinary &binary, const std::string &name);
 
+struct KernelManifest;
+/// requireKernel for the manifest's kernel and each of its transposing
+/// kernels (KernelManifest::transposes).
+void requireKernels(const KernelBinary &binary, const KernelManifest &kernel);
+
 /// The `.entry` names of PTX text, in order (comments ignored).
 std::vector<std::string> listPtxEntries(std::string_view ptx);
 

@@ -10,6 +10,11 @@
 // no mutable state, and each launch makes the device's primary context
 // current on its thread.
 //
+// A kernel that reads an operand from a transposed copy (`transposes`) has
+// its transposing kernels launched before it on the same stream, each
+// writing its copy into the caller's workspace; the caller's operands are
+// only read.
+//
 // Kernels whose manifest has `tensor_maps` get their TMA descriptors
 // encoded on the host for each launch and passed by value; where an operand
 // cannot be described (rows or start not 16-byte aligned), the kernel copies
@@ -58,10 +63,12 @@ struct LaunchRequest {
   /// each packed as epilogueOperandShape says; empty for a kernel without
   /// them.
   std::vector<uint64_t> epilogue;
-  /// A split-K kernel's workspace (config.splitK > 1): device memory of at
-  /// least workspaceBytes(kernel, shape), zeroed before the first launch
-  /// that uses it and not shared by launches that may run at the same time
-  /// (each launch leaves it ready for the next). Unused by other kernels.
+  /// The workspace of a kernel that splits K (config.splitK > 1) or reads
+  /// an operand from a transposed copy (`transposes`): device memory of at
+  /// least workspaceBytes(kernel, shape), 256-byte aligned, zeroed before
+  /// the first launch that uses it and not shared by launches that may run
+  /// at the same time (each launch leaves it ready for the next). Unused by
+  /// other kernels.
   uint64_t workspace = 0;
   int64_t workspaceBytes = 0;
   CUstream stream = nullptr;
@@ -82,9 +89,10 @@ struct ResolvedLaunch {
 /// address aligned to its element, a leading dimension of at least the row
 /// length, batch strides that keep C's matrices apart, and packed rows for
 /// an argument the manifest does not mark strided; one non-null address,
-/// aligned to its element, per epilogue operand; for a split-K kernel, a
-/// 256-byte aligned workspace of at least workspaceBytes. Throws
-/// Error(Usage) or Error(Unsupported) naming the argument.
+/// aligned to its element, per epilogue operand; for a kernel that splits
+/// K or reads a transposed copy, a 256-byte aligned workspace of at least
+/// workspaceBytes. Throws Error(Usage) or Error(Unsupported) naming the
+/// argument.
 ResolvedLaunch resolveLaunch(const KernelManifest &kernel,
                              const LaunchRequest &request);
 
@@ -110,8 +118,8 @@ public:
   /// Checks `request` (resolveLaunch), checks that each operand's address
   /// is device memory the driver knows, and encodes the tensor maps.
   PreparedLaunch prepare(const LaunchRequest &request) const;
-  /// Launches `prepared` on `stream`. Throws Error(Device) if the driver
-  /// refuses the launch.
+  /// Launches `prepared` on `stream`: the transposing kernels, if any, then
+  /// the GEMM kernel. Throws Error(Device) if the driver refuses a launch.
   void launch(PreparedLaunch &prepared, CUstream stream) const;
   /// prepare, then launch on the request's stream.
   void launch(const LaunchRequest &request) const;

@@ -39,7 +39,10 @@ namespace tgemm::runtime {
 /// Version 5 added persistent kernels (`persistent`); a version-2, 3 or 4
 /// manifest has none and still reads. Version 6 added clusters (`cluster`
 /// and grid x's `times`); an older manifest has none and still reads.
-constexpr int kManifestVersion = 6;
+/// Version 7 added transposed operand copies (`transposes`, and the
+/// workspace parameter of a kernel that has them); an older manifest has
+/// none and still reads.
+constexpr int kManifestVersion = 7;
 /// The oldest version this runtime reads.
 constexpr int kOldestManifestVersion = 2;
 /// The most parts split K takes (`#tgemm.config`'s limit).
@@ -122,6 +125,17 @@ struct TileConfig {
   int64_t splitK = 1;
 };
 
+/// An operand the GEMM kernel reads from a transposed copy (version 7).
+struct OperandTranspose {
+  Operand operand = Operand::B; // a or b
+  /// The transposing kernel, a function of the same module.
+  std::string kernel;
+  /// [rows, cols] of the stored operand one block of it transposes.
+  std::array<int64_t, 2> tile = {64, 64};
+  /// Threads of its block (block = [threads, 1, 1]).
+  int64_t threads = 256;
+};
+
 struct KernelManifest {
   std::string name;
   std::string module;
@@ -165,7 +179,19 @@ struct KernelManifest {
   /// blocks per tile column (its `times`), grid y the bands of `cluster`
   /// tile-rows; a persistent kernel's launch grid is whole clusters.
   int64_t cluster = 1;
+  /// Operands read from transposed copies in the workspace (version 7),
+  /// at most one per operand, A's first. Before each launch of the GEMM
+  /// kernel, each entry's kernel copies the caller's operand, stored the
+  /// other way, into the workspace (transposedCopy, in Problem.h), and the
+  /// GEMM kernel reads that copy instead: its descriptor and tensor map
+  /// describe the copy.
+  std::vector<OperandTranspose> transposes;
 };
+
+/// The entry of `kernel.transposes` for `operand`, or null when the kernel
+/// reads that operand where the caller stores it.
+const OperandTranspose *findTranspose(const KernelManifest &kernel,
+                                      Operand operand);
 
 struct Manifest {
   int version = kManifestVersion;

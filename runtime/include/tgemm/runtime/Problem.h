@@ -63,14 +63,21 @@ GemmShape resolveShape(const KernelManifest &kernel,
 /// Throws Error(Unsupported) naming the first requirement `shape` breaks.
 void checkRequirements(const KernelManifest &kernel, const GemmShape &shape);
 
-/// The device memory a split-K kernel (config.splitK > 1) takes after its
-/// memrefs, in bytes; 0 for other kernels. The layout the kernel uses: the
-/// semaphores, one 32-bit counter per tile of C of every matrix
-/// (batch x ceil(M / BM) x ceil(N / BN)), padded to a multiple of 256
-/// bytes, then the parts, batch x splitK x M x N accumulators (`acc`). The
-/// caller zeroes it before the kernel's first launch; each launch leaves
-/// its semaphores at zero again (the parts need no initial value).
+/// The device memory a kernel takes after its memrefs (its workspace), in
+/// bytes: 0 for a kernel without split K (config.splitK > 1) and without
+/// transposes. The layout: split K's semaphores, one 32-bit counter per
+/// tile of C of every matrix (batch x ceil(M / BM) x ceil(N / BN)), padded
+/// to a multiple of 256 bytes, then its parts, batch x splitK x M x N
+/// accumulators (`acc`); then the transposed copy of A, if the kernel reads
+/// one, then B's (transposedCopy), each starting at a multiple of 256 bytes
+/// and taking its bytes rounded up to 256. The caller zeroes it before the
+/// kernel's first launch; each launch leaves its semaphores at zero again
+/// (the parts and the copies need no initial value).
 int64_t workspaceBytes(const KernelManifest &kernel, const GemmShape &shape);
+
+/// Whether the kernel takes a workspace parameter: it splits K, or reads
+/// an operand from a transposed copy.
+bool takesWorkspace(const KernelManifest &kernel);
 
 struct LaunchDims {
   std::array<uint32_t, 3> grid = {1, 1, 1};
@@ -79,8 +86,9 @@ struct LaunchDims {
 };
 
 /// Grid, block and dynamic shared memory for `shape`. Throws
-/// Error(Unsupported) if a tiled grid extent does not divide exactly or a
-/// grid extent exceeds what CUDA can launch.
+/// Error(Unsupported) if a grid extent, of the kernel or of one of its
+/// transposing kernels (computeTransposeLaunch), exceeds what CUDA can
+/// launch.
 LaunchDims computeLaunch(const KernelManifest &kernel, const GemmShape &shape);
 
 /// Rows and columns of a stored matrix, in elements.
@@ -115,6 +123,35 @@ struct MatrixStorage {
   }
 };
 
+/// The copy of an operand that a kernel reads transposed (an entry of
+/// KernelManifest::transposes), in its workspace.
+struct TransposedCopy {
+  /// The operand stored the other way: the caller's R x C (storedShape) is
+  /// C rows of R elements, rows ld apart where ld is R rounded up to 16
+  /// bytes of elements, matrices C x ld apart, offset 0, as many matrices
+  /// as the operand has.
+  MatrixStorage storage;
+  /// Bytes from the start of the workspace to the copy (a multiple of 256).
+  int64_t offset = 0;
+  /// Bytes the copy takes there: its elements' bytes rounded up to 256.
+  int64_t bytes = 0;
+};
+
+/// The copy of `operand` (A or B, an entry of `kernel.transposes`) at
+/// `shape`. Throws Error(Input) if the kernel does not read `operand` from
+/// a transposed copy.
+TransposedCopy transposedCopy(const KernelManifest &kernel, Operand operand,
+                              const GemmShape &shape);
+
+/// The launch of the transposing kernel `transpose` (an entry of
+/// `kernel.transposes`) at `shape`, for the operand stored R x C: grid x =
+/// ceil(C / tile[1]), y = ceil(R / tile[0]), z = the batch (1 when not
+/// batched); block [threads, 1, 1]; no dynamic shared memory. Throws
+/// Error(Unsupported) if a grid extent exceeds what CUDA can launch.
+LaunchDims computeTransposeLaunch(const KernelManifest &kernel,
+                                  const OperandTranspose &transpose,
+                                  const GemmShape &shape);
+
 /// The leading dimension and offset asked for one operand (--lda, --offset-a
 /// and so on), in elements; nullopt: not asked (packed rows, offset 0).
 struct StorageRequest {
@@ -140,6 +177,11 @@ OperandStorages resolveStorage(const KernelManifest &kernel,
 /// requests).
 OperandStorages packedStorage(const KernelManifest &kernel,
                               const GemmShape &shape);
+
+/// The shape that `storages` (of A, B and C, as resolveStorage or
+/// resolveLaunch give them) are of: M, N and the batch from C, K from A.
+GemmShape shapeOfStorages(const KernelManifest &kernel,
+                          const OperandStorages &storages);
 
 /// The shape of an epilogue operand (KernelManifest::args[argIndex] with
 /// `epilogue` set) at a problem shape, always packed: a bias or scale vector

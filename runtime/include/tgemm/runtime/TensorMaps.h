@@ -78,7 +78,9 @@ public:
   /// No tensor maps: for a kernel that takes none (or is not launched).
   TensorMaps() = default;
   /// Encodes every entry of `kernel.tensorMaps` on the host for the operand
-  /// as `storages` lays it out in the allocation at `addresses`. A kernel
+  /// as `storages` lays it out in the allocation at `addresses`, or for an
+  /// operand the kernel reads from a transposed copy, for the copy in the
+  /// workspace at `addresses.workspace` (kernelOperand). A kernel
   /// that takes its maps by address gets the describable ones uploaded to
   /// `device` (which must then be given); one that takes them by value
   /// needs no device memory, so the encoding allocates nothing on the

@@ -137,9 +137,10 @@ typedef struct tgemm_rt_launch_args {
   tgemm_rt_matrix a, b, c;
   void *stream;     /* a CUstream of the handle's device; NULL: the
                        default stream */
-  uint64_t workspace;      /* a split-K kernel's workspace (device address,
-                              256-byte aligned, zeroed before its first
-                              launch, one per stream): see
+  uint64_t workspace;      /* the workspace of a kernel that splits K or
+                              reads a transposed copy of an operand (device
+                              address, 256-byte aligned, zeroed before its
+                              first launch, one per stream): see
                               tgemm_rt_workspace_bytes; 0 otherwise */
   int64_t workspace_bytes; /* its size in bytes */
   const uint64_t *epilogue; /* the fused epilogue's operands (ABI 2): one
@@ -152,8 +153,9 @@ typedef struct tgemm_rt_launch_args {
 } tgemm_rt_launch_args;
 
 /* The workspace `args` needs with the handle's kernel, in `*bytes`: 0 unless
- * the kernel splits K (config.split_k > 1; docs/manifest.md gives the
- * layout). The sizes are checked as tgemm_rt_launch checks them. */
+ * the kernel splits K (config.split_k > 1) or reads an operand from a
+ * transposed copy ("transposes"; docs/manifest.md gives the layout). The
+ * sizes are checked as tgemm_rt_launch checks them. */
 TGEMM_RT_API int tgemm_rt_workspace_bytes(tgemm_rt_kernel *kernel,
                                           const tgemm_rt_launch_args *args,
                                           int64_t *bytes);

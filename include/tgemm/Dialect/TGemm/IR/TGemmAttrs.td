@@ -184,7 +184,13 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       to shared memory in boxes of 16 rows by 128 bytes and store each with
       the copy engine (`cp.async.bulk.tensor`, through C's tensor map, the
       manifest's third `tensor_maps` entry), where the runtime made every
-      map; elsewhere they store as without it.
+      map; elsewhere they store as without it;
+    - `transpose_kernel` (false): wgmma: an operand the family reads K-major
+      only (8-bit, tf32) and that is stored MN-major (A column-major, B
+      row-major) is transposed by a kernel of its own, launched before the
+      GEMM, into the launch's workspace, and the GEMM reads that K-major
+      copy (the manifest's `transposes`); otherwise the GEMM transposes it
+      on its way into shared memory.
 
     ```mlir
     #tgemm.schedule<refill_after_mma = true, swizzle = pad>
@@ -203,7 +209,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     TGemm_FlagParameter<"false">:$setmaxnreg,
     TGemm_FlagParameter<"false">:$persistent,
     DefaultValuedParameter<"int64_t", "1", "blocks per cluster">:$cluster,
-    TGemm_FlagParameter<"false">:$tma_store
+    TGemm_FlagParameter<"false">:$tma_store,
+    TGemm_FlagParameter<"false">:$transpose_kernel
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
@@ -211,7 +218,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       return $_get($_ctxt, s.refillAfterMma, s.interleaveCopies,
                    s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
                    s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters,
-                   s.persistent, s.cluster, s.tmaStore);
+                   s.persistent, s.cluster, s.tmaStore,
+                   s.transposeKernel);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -221,7 +229,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
               getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
               getSwizzle(), getPadding(), getWarpSpecialize(), getTma(),
               getSetmaxnreg(), getPersistent(), getCluster(),
-              getTmaStore()};
+              getTmaStore(), getTransposeKernel()};
     }
     static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
   }];

@@ -586,9 +586,10 @@ def TGemm_WorkspaceOp : TGemm_Op<"workspace", [Pure]> {
   let summary = "The split-K workspace of a launch, provided by the runtime";
   let description = [{
     On the host side of a launch: the device memory a split-K kernel
-    (`split_k = S`) keeps its parts and semaphores in, `bytes` long, which
-    the caller of the launch provides, zeroed before its first launch (the
-    kernel leaves its semaphores at 0). `c` is the GEMM's C; the manifest's
+    (`split_k = S`) keeps its parts and semaphores in, and transposed
+    copies of operands (`tgemm.transposed_copy`, `parts 1` when K is not
+    split) lie in, which the caller of the launch provides, zeroed before
+    its first launch (the kernel leaves its semaphores at 0). `c` is the GEMM's C; the manifest's
     `workspace` gives the layout (`docs/manifest.md`). tgemm does not lower
     it: the runtime allocates it.
 
@@ -601,6 +602,32 @@ def TGemm_WorkspaceOp : TGemm_Op<"workspace", [Pure]> {
   let assemblyFormat = [{
     `for` $c `parts` $parts attr-dict `:` type($c) `->` type($result)
   }];
+}
+
+def TGemm_TransposedCopyOp : TGemm_Op<"transposed_copy", [Pure]> {
+  let summary = "An operand stored the other way, in the launch's workspace";
+  let description = [{
+    On the host side of a launch: `source` (a matrix, or a batch of them)
+    stored the other way round, its rows the columns of `source`, in the
+    workspace the caller of the launch provides. A transposing kernel
+    launched before the GEMM writes it (the tile pass adds both, for an
+    operand that wgmma reads K-major only and that is stored MN-major, with
+    the schedule's `transpose_kernel`), and the GEMM reads the copy K-major.
+    Its rows start 16 bytes apart at least, so that TMA can describe them.
+    tgemm does not lower it: the manifest's `transposes` say where the copy
+    lies (`docs/manifest.md`), and the runtime places it there.
+
+    ```mlir
+    %bt = tgemm.transposed_copy %B
+        : memref<4096x2048xi8> -> memref<2048x4096xi8, strided<[?, 1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[AnyType], [2, 3]>:$source);
+  let results = (outs MemRefRankOf<[AnyType], [2, 3]>:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 def TGemm_AllocBarriersOp : TGemm_Op<"alloc_barriers"> {
