@@ -1,4 +1,4 @@
-//===- FromLinalg.cpp - linalg matmuls on memrefs to tgemm.matmul ---------===//
+//===- FromLinalg.cpp - linalg matmuls and contractions to tgemm.matmul ---===//
 
 #include "ImportEpilogue.h"
 
@@ -7,6 +7,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
@@ -26,6 +29,9 @@ namespace {
 struct MatmulDims {
   std::optional<unsigned> batch;
   unsigned m, n, k;
+  /// The batch is summed over (linalg.batch_reduce_matmul): C has no batch
+  /// dimension, A and B do.
+  bool reduceBatch = false;
 };
 
 /// The loop dimensions `map` indexes with, in order, or nothing when a
@@ -96,10 +102,31 @@ bool isCandidate(linalg::LinalgOp op) {
 FailureOr<MatmulDims> matmulDims(linalg::LinalgOp op, std::string &why) {
   if (isa<linalg::BatchMatmulOp>(op))
     return MatmulDims{0u, 1u, 2u, 3u};
+  if (isa<linalg::BatchReduceMatmulOp>(op) && !op->hasAttr("indexing_maps"))
+    return MatmulDims{0u, 1u, 2u, 3u, /*reduceBatch=*/true};
   if (isa<linalg::MatmulOp>(op))
     return MatmulDims{std::nullopt, 0u, 1u, 2u};
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
+  // Two reduction dimensions, one of them the outermost of A and of B:
+  // a sum over a batch of matrix products (batch_reduce_matmul's form).
+  if (succeeded(dims) && dims->m.size() == 1 && dims->n.size() == 1 &&
+      dims->k.size() == 2 && dims->batch.empty()) {
+    SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+    auto outermost = [](AffineMap map) -> std::optional<unsigned> {
+      if (map.getNumResults() != 3)
+        return std::nullopt;
+      auto dim = dyn_cast<AffineDimExpr>(map.getResult(0));
+      return dim ? std::optional<unsigned>(dim.getPosition()) : std::nullopt;
+    };
+    std::optional<unsigned> batch = outermost(maps[0]);
+    if (batch && batch == outermost(maps[1]) &&
+        !maps[2].isFunctionOfDim(*batch)) {
+      unsigned k = dims->k[0] == *batch ? dims->k[1] : dims->k[0];
+      return MatmulDims{batch, dims->m[0], dims->n[0], k,
+                        /*reduceBatch=*/true};
+    }
+  }
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1 || dims->batch.size() > 1) {
     why = "it is a contraction over more than one m, n or k dimension (or "
@@ -188,7 +215,10 @@ struct FromLinalgPass
     SmallVector<AffineMap> maps = op.getIndexingMapsArray();
     std::optional<Layout> layoutA = layoutOf(maps[0], dims, dims.m, dims.k);
     std::optional<Layout> layoutB = layoutOf(maps[1], dims, dims.k, dims.n);
-    std::optional<Layout> layoutC = layoutOf(maps[2], dims, dims.m, dims.n);
+    MatmulDims dimsC = dims;
+    if (dims.reduceBatch)
+      dimsC.batch = std::nullopt;
+    std::optional<Layout> layoutC = layoutOf(maps[2], dimsC, dims.m, dims.n);
     if (!layoutA || !layoutB || layoutC != Layout::Row)
       return "its indexing maps are not a (batched) matrix product with "
              "A (m, k) or (k, m), B (k, n) or (n, k) and C (m, n)";
@@ -200,6 +230,10 @@ struct FromLinalgPass
       return "f32 operands would be computed as TF32 (10-bit mantissa); "
              "import them with tf32=true";
     Type acc = accumulatorFor(getElementTypeOrSelf(c.getType()));
+    // A sum over a batch: C is read by every product (a zero fill stays).
+    if (dims.reduceBatch)
+      return importBatchReduce(op, a, b, c, *layoutA, *layoutB, acc,
+                               unsignedBytes, tensors);
 
     // A zero fill of C makes beta 0. On memrefs the fill is the op just
     // before (nothing reads C between them); on tensors it is the init's
@@ -243,6 +277,74 @@ struct FromLinalgPass
     op.erase();
     // Epilogues are fused on buffers (the pipeline bufferizes first).
     fuseElementwiseEpilogue(matmul);
+    return "";
+  }
+
+  /// C += sum over b of A[b] B[b] as a loop over the batch of GEMMs that
+  /// accumulate into C (beta 1), in order; on tensors C is the loop's
+  /// iteration argument. A zero fill before stays: every launch reads C.
+  std::string importBatchReduce(linalg::LinalgOp op, Value a, Value b, Value c,
+                                Layout layoutA, Layout layoutB, Type acc,
+                                bool unsignedBytes, bool tensors) {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    OpBuilder builder(op);
+    // Matrix `i` of a rank-3 operand: a rank-2 view (memrefs) or slice.
+    auto matrix = [&](OpBuilder &mb, Value operand, Value i) -> Value {
+      SmallVector<OpFoldResult> offsets = {i, mb.getIndexAttr(0),
+                                           mb.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes = {mb.getIndexAttr(1)};
+      SmallVector<OpFoldResult> strides(3, mb.getIndexAttr(1));
+      if (tensors) {
+        auto type = cast<RankedTensorType>(operand.getType());
+        for (int d = 1; d < 3; ++d)
+          sizes.push_back(tensor::getMixedSize(mb, loc, operand, d));
+        auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
+                                               type.getElementType());
+        return tensor::ExtractSliceOp::create(mb, loc, sliceType, operand,
+                                              offsets, sizes, strides);
+      }
+      auto type = cast<MemRefType>(operand.getType());
+      for (int d = 1; d < 3; ++d)
+        sizes.push_back(memref::getMixedSize(mb, loc, operand, d));
+      auto viewType = memref::SubViewOp::inferRankReducedResultType(
+          type.getShape().drop_front(), type, offsets, sizes, strides);
+      return memref::SubViewOp::create(mb, loc, cast<MemRefType>(viewType),
+                                       operand, offsets, sizes, strides);
+    };
+    auto makeMatmul = [&](OpBuilder &mb, Value ai, Value bi, Value ci) {
+      return MatmulOp::create(
+          mb, loc, tensors ? ci.getType() : Type(), ai, bi, ci,
+          LayoutAttr::get(ctx, layoutA), LayoutAttr::get(ctx, layoutB),
+          TypeAttr::get(acc), /*alpha=*/nullptr, mb.getF64FloatAttr(1.0),
+          /*config=*/nullptr, /*schedule=*/nullptr,
+          /*epilogue_operands=*/ValueRange(), /*epilogue=*/nullptr,
+          unsignedBytes ? mb.getUnitAttr() : UnitAttr());
+    };
+    Value lower = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value step = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value upper = tensors ? Value(tensor::DimOp::create(builder, loc, a, 0))
+                          : Value(memref::DimOp::create(builder, loc, a, 0));
+    MatmulOp matmul;
+    auto loop = scf::ForOp::create(
+        builder, loc, lower, upper, step,
+        tensors ? ValueRange{c} : ValueRange{},
+        [&](OpBuilder &lb, Location, Value i, ValueRange carried) {
+          Value ai = matrix(lb, a, i);
+          Value bi = matrix(lb, b, i);
+          matmul = makeMatmul(lb, ai, bi, tensors ? carried[0] : c);
+          scf::YieldOp::create(lb, loc, matmul->getResults());
+        });
+    // The verifier's first message is the reason not to import.
+    if (std::string message = verifyMessage(matmul); !message.empty()) {
+      loop.erase();
+      for (Value v : {upper, step, lower})
+        v.getDefiningOp()->erase();
+      return message;
+    }
+    if (tensors)
+      op->replaceAllUsesWith(loop->getResults());
+    op.erase();
     return "";
   }
 };

@@ -94,6 +94,13 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
       (f16 C: f16, f32 C: f32, i32 C: i32), else f32 (a bf16 C);
     - f32 operands are computed as TF32 only with `tf32=true`, since that
       rounds them;
+    - `linalg.batch_reduce_matmul` (C += the sum over b of A[b] B[b]), and
+      a contraction whose second k dimension is the outermost of A and B
+      and absent from C, becomes a loop over the batch (`scf.for`, with C
+      as its iteration argument on tensors) of one `tgemm.matmul` each on
+      matrix b of A and B with `beta(1.0)`: one kernel, launched once per
+      matrix, accumulating in order b = 0, 1, ... into C. A zero fill of C
+      stays (each launch reads C); no epilogue is fused after it;
     - on tensors the result is `tgemm.matmul`'s tensor form (destination
       style; a zero-filled init gives `beta(0.0)` on the fill's own init),
       which `--one-shot-bufferize` turns into the memref form. Epilogues
@@ -134,7 +141,9 @@ def TGemmFromLinalg : Pass<"tgemm-from-linalg"> {
            "after the import">,
   ];
   let dependentDialects = ["::mlir::tgemm::TGemmDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def TGemmSelectConfig : Pass<"tgemm-select-config"> {
