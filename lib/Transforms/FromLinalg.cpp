@@ -102,8 +102,6 @@ bool isCandidate(linalg::LinalgOp op) {
 FailureOr<MatmulDims> matmulDims(linalg::LinalgOp op, std::string &why) {
   if (isa<linalg::BatchMatmulOp>(op))
     return MatmulDims{0u, 1u, 2u, 3u};
-  if (isa<linalg::BatchReduceMatmulOp>(op) && !op->hasAttr("indexing_maps"))
-    return MatmulDims{0u, 1u, 2u, 3u, /*reduceBatch=*/true};
   if (isa<linalg::MatmulOp>(op))
     return MatmulDims{std::nullopt, 0u, 1u, 2u};
   FailureOr<linalg::ContractionDimensions> dims =
@@ -323,8 +321,9 @@ struct FromLinalgPass
     };
     Value lower = arith::ConstantIndexOp::create(builder, loc, 0);
     Value step = arith::ConstantIndexOp::create(builder, loc, 1);
-    Value upper = tensors ? Value(tensor::DimOp::create(builder, loc, a, 0))
-                          : Value(memref::DimOp::create(builder, loc, a, 0));
+    Value upper = tensors
+                      ? Value(tensor::DimOp::create(builder, loc, a, lower))
+                      : Value(memref::DimOp::create(builder, loc, a, lower));
     MatmulOp matmul;
     auto loop = scf::ForOp::create(
         builder, loc, lower, upper, step,

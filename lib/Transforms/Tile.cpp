@@ -169,7 +169,7 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
   kernel.setKnownBlockSizeAttr(
       kb.getDenseI32ArrayAttr({static_cast<int32_t>(shape.threads), 1, 1}));
   // Left alone, ptxas holds it to 32 registers (8 blocks per SM) and
-  // spills its addresses; it takes 38.
+  // spills its addresses (kTransposeKernelRegisters).
   kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   kb.getI32IntegerAttr(::tgemm::kTransposeKernelRegisters));
   Block &entry = kernel.getBody().front();

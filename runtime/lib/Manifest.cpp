@@ -754,6 +754,22 @@ private:
           fail(operandPath, "operand 'a' comes after " + index(path, j) +
                                 "'s 'b'; A's transpose is listed first");
       }
+      // Only what a family reads K-major only is copied: an 8-bit or
+      // 32-bit operand stored MN-major (A column-major, B row-major).
+      const OperandSpec &spec =
+          transpose.operand == Operand::A ? k.gemm.a : k.gemm.b;
+      bool mnMajor = transpose.operand == Operand::A
+                         ? spec.layout == Layout::Col
+                         : spec.layout == Layout::Row;
+      if (!mnMajor)
+        fail(operandPath,
+             "operand '" + name + "' is stored K-major (layout " +
+                 (spec.layout == Layout::Row ? "row" : "col") +
+                 "): the kernel reads it as stored, not from a copy");
+      if (int bits = elementBits(spec.type); bits != 8 && bits != 32)
+        fail(operandPath, "operand '" + name + "' has " + std::to_string(bits) +
+                              "-bit elements; transposed copies are of 8-bit "
+                              "and 32-bit operands");
       std::string kernelPath = join(p, "kernel");
       transpose.kernel = readName(field(entry, p, "kernel"), kernelPath);
       if (transpose.kernel == k.name)
@@ -776,6 +792,12 @@ private:
                             std::to_string(block[1]) + ", " +
                             std::to_string(block[2]) + "]");
       transpose.threads = block[0];
+      if (transpose.tile[0] * transpose.tile[1] % transpose.threads != 0)
+        fail(join(p, "tile"),
+             "a " + std::to_string(transpose.tile[0]) + "x" +
+                 std::to_string(transpose.tile[1]) +
+                 " tile is not a whole number of elements for each of the " +
+                 std::to_string(transpose.threads) + " threads");
       k.transposes.push_back(transpose);
     }
   }

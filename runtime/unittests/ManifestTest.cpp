@@ -1207,11 +1207,15 @@ TEST(manifestTransposes) {
   EXPECT_TRUE(findTranspose(k, Operand::B) == &k.transposes[0]);
   EXPECT_TRUE(findTranspose(k, Operand::A) == nullptr);
   // Both operands, A's first, with their own tiles and blocks.
+  // (A column-major: stored K x M.)
   const KernelManifest both =
       parse(
-          withTransposes(
-              R"([{"operand": "a", "kernel": "t_a", "tile": [32, 128], "block": [128, 1, 1]},
-                    {"operand": "b", "kernel": "t_b", "tile": [64, 64], "block": [1024, 1, 1]}])"))
+          REPLACE(
+              withTransposes(
+                  R"([{"operand": "a", "kernel": "t_a", "tile": [32, 128], "block": [128, 1, 1]},
+                    {"operand": "b", "kernel": "t_b", "tile": [64, 64], "block": [1024, 1, 1]}])"),
+              R"("a": {"type": "s8", "layout": "row"})",
+              R"("a": {"type": "s8", "layout": "col"})"))
           .kernels[0];
   EXPECT_EQ(both.transposes.size(), size_t(2));
   EXPECT_TRUE(both.transposes[0].operand == Operand::A);
@@ -1247,6 +1251,7 @@ TEST(manifestTransposesRoundTrip) {
   EXPECT_EQ(writeManifest(again), written);
   // Two, in a kernel in clusters: after "cluster".
   KernelManifest k = m.kernels[0];
+  k.gemm.a.layout = Layout::Col;
   k.transposes.insert(k.transposes.begin(), OperandTranspose());
   k.transposes[0].operand = Operand::A;
   k.transposes[0].kernel = "t_a";
@@ -1341,6 +1346,12 @@ TEST(manifestRejectsBadTransposes) {
       {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1], "threads": 256}])",
        "[0]: unknown field 'threads' (expected operand, kernel, tile, block)"},
       {R"(["b"])", "[0]: expected an object, got \"b\""},
+      {R"([{"operand": "a", "kernel": "t", "tile": [64, 64], "block": [256, 1, 1]}])",
+       "[0].operand: operand 'a' is stored K-major (layout row): the kernel "
+       "reads it as stored, not from a copy"},
+      {R"([{"operand": "b", "kernel": "t", "tile": [64, 64], "block": [384, 1, 1]}])",
+       "[0].tile: a 64x64 tile is not a whole number of elements for each of "
+       "the 384 threads"},
   };
   for (const Bad &b : bad)
     EXPECT_ERROR(parse(withTransposes(b.list)), ErrorKind::Input,

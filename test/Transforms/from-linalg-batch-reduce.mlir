@@ -88,6 +88,7 @@ func.func @generic_nt(%a: memref<8x64x32xf16>, %b: memref<8x128x32xf16>, %c: mem
 
 // What the instructions cannot take stays, with the verifier's reason.
 // CHECK-LABEL: func.func @f64
+// CHECK-NOT: arith.constant
 // CHECK: linalg.batch_reduce_matmul
 // CHECK-NOT: scf.for
 func.func @f64(%a: memref<2x16x16xf64>, %b: memref<2x16x16xf64>, %c: memref<16x16xf64>) {

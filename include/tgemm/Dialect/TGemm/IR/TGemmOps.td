@@ -585,13 +585,13 @@ def TGemm_TensorMapOp : TGemm_Op<"tensor_map", [Pure]> {
 def TGemm_WorkspaceOp : TGemm_Op<"workspace", [Pure]> {
   let summary = "The split-K workspace of a launch, provided by the runtime";
   let description = [{
-    On the host side of a launch: the device memory a split-K kernel
-    (`split_k = S`) keeps its parts and semaphores in, and transposed
-    copies of operands (`tgemm.transposed_copy`, `parts 1` when K is not
-    split) lie in, which the caller of the launch provides, zeroed before
-    its first launch (the kernel leaves its semaphores at 0). `c` is the GEMM's C; the manifest's
-    `workspace` gives the layout (`docs/manifest.md`). tgemm does not lower
-    it: the runtime allocates it.
+    On the host side of a launch: the device memory the caller of the
+    launch provides for a split-K kernel (`split_k = S`: its semaphores,
+    zeroed before its first launch, which each launch leaves at 0, and its
+    parts) and for transposed copies of operands (`tgemm.transposed_copy`,
+    which each launch writes first; `parts 1` when K is not split). `c` is
+    the GEMM's C; the manifest gives the layout (`docs/manifest.md`).
+    tgemm does not lower it: the runtime allocates it.
 
     ```mlir
     %ws = tgemm.workspace for %C parts 4 : memref<?x?xf16> -> memref<?xi8>
