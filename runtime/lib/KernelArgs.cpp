@@ -29,14 +29,6 @@ void pushMatrix(std::vector<uint64_t> &values, uint64_t address,
   push(1);
 }
 
-const KernelArg &matrixArg(const KernelManifest &kernel, Operand operand) {
-  for (const KernelArg &arg : kernel.args)
-    if (!arg.epilogue && arg.operand == operand)
-      return arg;
-  fail(ErrorKind::Input, "kernel '" + kernel.name + "' has no argument '" +
-                             operandName(operand) + "'");
-}
-
 uint64_t callerAddress(const OperandAddresses &addresses, Operand operand) {
   return operand == Operand::A   ? addresses.a
          : operand == Operand::B ? addresses.b
@@ -68,7 +60,7 @@ TransposeArgs::TransposeArgs(const KernelManifest &kernel,
     : entry(transpose) {
   GemmShape shape = shapeOfStorages(kernel, storages);
   launchDims = computeTransposeLaunch(kernel, transpose, shape);
-  int rank = matrixArg(kernel, transpose.operand).rank;
+  int rank = operandArg(kernel, transpose.operand).rank;
   // The caller's operand, as the GEMM kernel would take it; then the copy.
   pushMatrix(paramValues, callerAddress(addresses, transpose.operand),
              storages[static_cast<int>(transpose.operand)], rank);

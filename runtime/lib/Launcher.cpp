@@ -19,14 +19,6 @@ std::string hexAddress(uint64_t address) {
   return text;
 }
 
-const KernelArg &argumentOf(const KernelManifest &kernel, Operand operand) {
-  for (const KernelArg &arg : kernel.args)
-    if (!arg.epilogue && arg.operand == operand)
-      return arg;
-  fail(ErrorKind::Input, "kernel '" + kernel.name + "' has no argument '" +
-                             operandName(operand) + "'");
-}
-
 /// The storage of one operand from the caller's view, checked.
 MatrixStorage resolveOperand(const KernelManifest &kernel,
                              const GemmShape &shape, Operand operand,
@@ -34,7 +26,7 @@ MatrixStorage resolveOperand(const KernelManifest &kernel,
   const OperandSpec &spec = operand == Operand::A   ? kernel.gemm.a
                             : operand == Operand::B ? kernel.gemm.b
                                                     : kernel.gemm.c;
-  const KernelArg &arg = argumentOf(kernel, operand);
+  const KernelArg &arg = operandArg(kernel, operand);
   std::string name = std::string("argument '") + operandName(operand) + "'";
   MatrixShape stored = storedShape(operand, spec.layout, shape);
   std::string storedText =

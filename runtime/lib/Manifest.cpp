@@ -28,6 +28,20 @@ const OperandTranspose *findTranspose(const KernelManifest &kernel,
   return nullptr;
 }
 
+const KernelArg *findOperandArg(const KernelManifest &kernel, Operand operand) {
+  for (const KernelArg &arg : kernel.args)
+    if (!arg.epilogue && arg.operand == operand)
+      return &arg;
+  return nullptr;
+}
+
+const KernelArg &operandArg(const KernelManifest &kernel, Operand operand) {
+  if (const KernelArg *arg = findOperandArg(kernel, operand))
+    return *arg;
+  fail(ErrorKind::Input, "kernel '" + kernel.name + "' has no argument '" +
+                             operandName(operand) + "'");
+}
+
 bool readFile(const std::string &path, std::string &contents,
               std::string &error) {
   std::ifstream in(path, std::ios::binary);
@@ -590,9 +604,8 @@ private:
                         "'epilogue" +
                         std::to_string(ordinal) + "'");
     int cRank = 2;
-    for (const KernelArg &candidate : k.args)
-      if (!candidate.epilogue && candidate.operand == Operand::C)
-        cRank = candidate.rank;
+    if (const KernelArg *cArg = findOperandArg(k, Operand::C))
+      cRank = cArg->rank;
     int wanted = takesBroadcast(step.op) ? 1 : cRank;
     if (operand.rank != wanted)
       fail(join(index(argsPath, static_cast<size_t>(found)), "rank"),

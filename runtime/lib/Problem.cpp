@@ -306,13 +306,6 @@ std::string describeStored(Operand operand, Layout layout,
          std::to_string(stored.rows) + " x " + std::to_string(stored.cols);
 }
 
-const KernelArg *argumentFor(const KernelManifest &kernel, Operand operand) {
-  for (const KernelArg &arg : kernel.args)
-    if (!arg.epilogue && arg.operand == operand)
-      return &arg;
-  return nullptr;
-}
-
 } // namespace
 
 OperandStorages resolveStorage(const KernelManifest &kernel,
@@ -328,7 +321,7 @@ OperandStorages resolveStorage(const KernelManifest &kernel,
                               : operand == Operand::B ? kernel.gemm.b
                                                       : kernel.gemm.c;
     const StorageRequest &request = requests[i];
-    const KernelArg *arg = argumentFor(kernel, operand);
+    const KernelArg *arg = findOperandArg(kernel, operand);
     bool strided = arg && arg->strided;
     MatrixShape stored = storedShape(operand, spec.layout, shape);
     std::string ldText = request.ld ? std::string(ldOptions[i]) + " " +

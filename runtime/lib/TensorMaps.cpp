@@ -203,9 +203,8 @@ TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
     ElementType type = map.operand == Operand::A   ? kernel.gemm.a.type
                        : map.operand == Operand::B ? kernel.gemm.b.type
                                                    : kernel.gemm.c.type;
-    for (const KernelArg &arg : kernel.args)
-      if (!arg.epilogue && arg.operand == map.operand)
-        type = arg.type;
+    if (const KernelArg *arg = findOperandArg(kernel, map.operand))
+      type = arg->type;
     TensorMapDescription description =
         describeTensorMap(map, type, source.storage, source.address);
     if (!description.describable) {

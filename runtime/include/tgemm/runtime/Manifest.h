@@ -193,6 +193,13 @@ struct KernelManifest {
 const OperandTranspose *findTranspose(const KernelManifest &kernel,
                                       Operand operand);
 
+/// The argument of `kernel` that passes matrix `operand` (A, B or C; not
+/// an epilogue operand), or null when the manifest has none.
+const KernelArg *findOperandArg(const KernelManifest &kernel, Operand operand);
+
+/// findOperandArg, failing with ErrorKind::Input when there is none.
+const KernelArg &operandArg(const KernelManifest &kernel, Operand operand);
+
 struct Manifest {
   int version = kManifestVersion;
   std::vector<KernelManifest> kernels;
