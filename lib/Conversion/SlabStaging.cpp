@@ -197,7 +197,6 @@ BoxStaging::BoxStaging(OpBuilder &b, Location loc,
       gpu::BarrierOp::create(b, loc);
     }
   }
-  IndexMath im{b, loc};
   AccumulatorType accType = op.getAcc().getType();
   cBytes = getElementBits(cElement) / 8;
   boxCols = ::tgemm::kStoreBoxBytes / cBytes;

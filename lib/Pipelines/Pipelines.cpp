@@ -47,6 +47,10 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   TGemmSelectConfigOptions select;
   select.database = options.configDatabase;
   select.deterministic = options.deterministic;
+  // The selection fits the tile's stages and the persistent grid to where
+  // MN-major operands are transposed.
+  if (options.transposeKernel.hasValue())
+    select.transposeKernel = options.transposeKernel ? "true" : "false";
   pm.addPass(createTGemmSelectConfig(select));
 
   // Only what the options name explicitly overrides the selected schedule:

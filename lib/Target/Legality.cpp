@@ -690,6 +690,56 @@ TransposePlan tgemm::transposePlan(const Problem &p, Family family,
   return plan;
 }
 
+bool tgemm::prefersTransposeKernel(const Problem &p, Family family) {
+  Schedule withKernel;
+  withKernel.transposeKernel = true;
+  TransposePlan plan = transposePlan(p, family, withKernel);
+  if (!plan.anyKernel())
+    return false;
+  auto reused = [](int64_t rows) {
+    return rows == kDynamicSize || rows >= kTransposeKernelMinReuse;
+  };
+  return (!plan.kernelA || reused(p.n)) && (!plan.kernelB || reused(p.m));
+}
+
+Schedule tgemm::fitSchedule(const Problem &p, Family family,
+                            const TileConfig &config, Schedule measured,
+                            ScheduleKnobs keep, bool autoTransposeKernel) {
+  Schedule s = measured;
+  if (autoTransposeKernel && !keep.transposeKernel &&
+      prefersTransposeKernel(p, family))
+    s.transposeKernel = true;
+  TransposePlan plan = transposePlan(p, family, s);
+  // A persistent entry was measured with operands wgmma reads as stored;
+  // where the producer stages and transposes one instead, it holds that
+  // work's registers beside the tile loop's and spills: one block per
+  // tile. Split K launches one block per part.
+  if (!keep.persistent && s.persistent && (config.splitK > 1 || plan.staged))
+    s.persistent = false;
+  // A clustered entry shares B's tiles by multicast bulk copies: where K is
+  // split, the producer transposes an operand, or B's tile does not split
+  // among the blocks, one block per cluster.
+  if (!keep.cluster && s.cluster > 1) {
+    RingShapes rings = ringShapes(ringProblem(p, family), config);
+    if (config.splitK > 1 || plan.any() ||
+        !multicastSplit(rings.bRows, rings.bCols * bitWidth(p.b) / 8,
+                        ringPanelBytes(family), s.cluster))
+      s.cluster = 1;
+  }
+  // A bulk-storing entry stores C's tile in boxes of whole 128-byte lines;
+  // where a warp's row of this C is not, or K is split, it stores as
+  // without them. So it does where the epilogue reads memory (C with beta,
+  // a bias, scale or residual operand): the boxes are written from the
+  // accumulator while it is live, and the loads beside it spill (ptxas,
+  // persistent 128 x 256 bf16: 92 to 300 bytes with bias-relu to
+  // silu-residual, none through slabs), where the slabs free the
+  // accumulator before they read.
+  if (!keep.tmaStore && s.tmaStore &&
+      (!tmaStoreFits(p, config) || p.beta != 0.0 || !p.epilogueTypes.empty()))
+    s.tmaStore = false;
+  return s;
+}
+
 TransposeKernelShape tgemm::transposeKernelShape(int64_t bits) {
   // 64 x 64 bytes, or 32 x 32 words: the block stages the tile in shared
   // memory as 32-bit words, a row of tile + 1 words apart, so that both

@@ -205,6 +205,14 @@ struct OverrideConfigPass
                    : ::tgemm::Schedule();
       s = apply(s, config.getWarpsM() * config.getWarpsN(),
                 config.getStages());
+      // Transposing an operand by a kernel or in the producer decides
+      // whether the selected persistent grid and cluster still fit; the
+      // knobs the options give stay as given.
+      if (target && transposeKernel.hasValue())
+        s = ::tgemm::fitSchedule(getProblem(op), target.getFamily(), tile, s,
+                                 {persistent.hasValue(), cluster.hasValue(),
+                                  tmaStore.hasValue(),
+                                  /*transposeKernel=*/true});
       ScheduleAttr attr = ScheduleAttr::getChecked(
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,

@@ -60,6 +60,11 @@ struct SelectConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
+    if (!transposeKernel.empty() && transposeKernel != "auto" &&
+        transposeKernel != "true" && transposeKernel != "false")
+      return emitError(UnknownLoc::get(context))
+             << "transpose-kernel must be auto, true or false, not '"
+             << transposeKernel << "'";
     if (!database.empty()) {
       auto buffer = llvm::MemoryBuffer::getFile(database);
       if (!buffer)
@@ -71,6 +76,28 @@ struct SelectConfigPass
                << "bad tuning database: " << llvm::toString(std::move(e));
     }
     return success();
+  }
+
+  /// `measured` fitted to `op` under `tile`, with `transpose-kernel`
+  /// deciding where MN-major operands are transposed, if it was given
+  /// (true, false) or left to the legality module (auto).
+  ::tgemm::Schedule fit(MatmulOp op, ::tgemm::Family family,
+                        const ::tgemm::TileConfig &tile,
+                        ::tgemm::Schedule measured) const {
+    ::tgemm::Problem problem = getProblem(op);
+    ::tgemm::ScheduleKnobs keep;
+    if (transposeKernel == "true" || transposeKernel == "false") {
+      ::tgemm::Schedule withKernel = measured;
+      withKernel.transposeKernel = true;
+      // Only where the family would copy an operand: elsewhere the knob
+      // is left for the override's own checks.
+      if (::tgemm::transposePlan(problem, family, withKernel).anyKernel()) {
+        measured.transposeKernel = transposeKernel == "true";
+        keep.transposeKernel = true;
+      }
+    }
+    return ::tgemm::fitSchedule(problem, family, tile, measured, keep,
+                                transposeKernel == "auto");
   }
 
   void runOnOperation() override {
@@ -85,10 +112,14 @@ struct SelectConfigPass
       ::tgemm::Target target = targetAttr.getValue();
       StringRef lowering = ::tgemm::loweringName(target.family);
       if (ConfigAttr config = op.getConfigAttr()) {
-        if (!op.getScheduleAttr())
+        // The family's default schedule, as far as this problem allows.
+        if (!op.getScheduleAttr()) {
+          ::tgemm::TileConfig tile = getTileConfig(config);
           op.setScheduleAttr(ScheduleAttr::get(
-              op.getContext(), ::tgemm::defaultSchedule(
-                                   target.family, getTileConfig(config))));
+              op.getContext(),
+              fit(op, target.family, tile,
+                  ::tgemm::defaultSchedule(target.family, tile))));
+        }
         return;
       }
       MatmulKinds kinds = getMatmulKinds(op);
@@ -104,47 +135,7 @@ struct SelectConfigPass
       std::string stagesNote;
       auto take = [&](::tgemm::TileConfig tile,
                       const ::tgemm::Schedule &measured) {
-        // A persistent entry was measured with operands wgmma reads as
-        // stored; where the producer stages and transposes one instead
-        // (an 8-bit or tf32 MN-major operand), it holds that work's
-        // registers beside the tile loop's and spills: one block per tile.
-        // A config that splits K already is not persistent either (below).
-        ::tgemm::Schedule schedule = measured;
-        if (schedule.persistent &&
-            (tile.splitK > 1 ||
-             ::tgemm::transposePlan(getProblem(op), target.family, schedule)
-                 .staged))
-          schedule.persistent = false;
-        // A clustered entry shares B's tiles by multicast bulk copies:
-        // where K is split, or the producer transposes an operand, one
-        // block per cluster (the legality module's rule).
-        if (schedule.cluster > 1) {
-          ::tgemm::Problem problem = getProblem(op);
-          ::tgemm::RingShapes rings = ::tgemm::ringShapes(
-              ::tgemm::ringProblem(problem, target.family), tile);
-          if (tile.splitK > 1 ||
-              ::tgemm::transposePlan(problem, target.family, schedule)
-                  .any() ||
-              !::tgemm::multicastSplit(
-                  rings.bRows,
-                  rings.bCols * ::tgemm::bitWidth(problem.b) / 8,
-                  ::tgemm::ringPanelBytes(target.family), schedule.cluster))
-            schedule.cluster = 1;
-        }
-        // A bulk-storing entry stores C's tile in boxes of whole 128-byte
-        // lines; where a warp's row of this C is not, or K is split, it
-        // stores as without them. So it does where the epilogue reads
-        // memory (C with beta, a bias, scale or residual operand): the
-        // boxes are written from the accumulator while it is live, and the
-        // loads beside it spill (ptxas, persistent 128 x 256 bf16: 92 to
-        // 300 bytes with bias-relu to silu-residual, none through slabs),
-        // where the slabs free the accumulator before they read.
-        if (schedule.tmaStore) {
-          ::tgemm::Problem problem = getProblem(op);
-          if (!::tgemm::tmaStoreFits(problem, tile) || problem.beta != 0.0 ||
-              !problem.epilogueTypes.empty())
-            schedule.tmaStore = false;
-        }
+        ::tgemm::Schedule schedule = fit(op, target.family, tile, measured);
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;

@@ -173,6 +173,19 @@ TransposeKernelShape transposeKernelShape(int64_t bits);
 /// leaves headroom and still lets 4 blocks of 256 threads share an SM.
 constexpr int64_t kTransposeKernelRegisters = 64;
 TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
+/// Whether `p`'s MN-major operands are better transposed by a kernel of
+/// their own (`transposeKernel`) than by the producer (the selection's
+/// `transpose-kernel=auto`): true where `family` reads such an operand only K-major
+/// (wgmma's 8-bit and tf32 operands) and the GEMM reuses each copied
+/// operand across at least kTransposeKernelMinReuse rows (M for B, N for
+/// A) or a size not known until launch. The copy reads and writes B (N x K
+/// elements of e bytes) once more: 2 N K e bytes at the bandwidth W,
+/// against the GEMM's 2 M N K operations at the peak P, a share of about
+/// e P / (W M) of its time (s8 on sm_90: 1500 TOP/s over 3 TB/s, 500 / M),
+/// a few percent from M of a few thousand, where the staged path costs
+/// 30-35% (bench/README.md, "MN-major operands"); likewise A with N.
+bool prefersTransposeKernel(const Problem &p, Family family);
+constexpr int64_t kTransposeKernelMinReuse = 1024;
 constexpr int64_t kStagingSlots = 2;
 
 /// Threads of a block of `config` under `schedule`: its warps, and the
@@ -205,6 +218,24 @@ int64_t consumerRegisters(int64_t consumers);
 /// a producer warpgroup that copies with TMA.
 Schedule defaultSchedule(Family family, const TileConfig &config,
                          int64_t prefetchMinWarps = 8);
+
+/// `measured`, a schedule measured for other problems (a tuned entry, the
+/// family's default), fitted to problem `p` under `config`: a persistent
+/// grid only where K is not split and no operand is staged and transposed
+/// by the producer (its registers beside the tile loop's spill); a
+/// cluster only where K is not split, the producer transposes no operand
+/// and B's tile splits among the cluster's blocks (multicastSplit); a TMA
+/// store only where C's tile stores in whole boxes and the epilogue reads
+/// no memory. Each knob in `keep` is left as `measured` has it (given by
+/// the user); with `autoTransposeKernel`, MN-major operands are transposed
+/// by a kernel of their own where prefersTransposeKernel.
+struct ScheduleKnobs {
+  bool persistent = false, cluster = false, tmaStore = false,
+       transposeKernel = false;
+};
+Schedule fitSchedule(const Problem &p, Family family, const TileConfig &config,
+                     Schedule measured, ScheduleKnobs keep = {},
+                     bool autoTransposeKernel = false);
 
 /// A chip and the instruction family that computes on it.
 struct Target {

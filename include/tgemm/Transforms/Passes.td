@@ -175,6 +175,18 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     With `deterministic`, the split depends on M, N and K alone, and a
     database entry whose block tile K does not divide 256 is passed over,
     so every config and chip sums K in the same order.
+
+    wgmma reads 8-bit and tf32 operands K-major only. An operand stored
+    MN-major (A column-major, B row-major) is transposed by the producer
+    between shared-memory rings (the selection takes the stages that fit
+    beside them), or, where the schedule says `transpose_kernel` or with
+    `transpose-kernel=true`, by a kernel of its own
+    before the GEMM (`transpose_kernel` in the schedule), which reads the
+    K-major copy. `transpose-kernel=auto` takes the kernel where the GEMM
+    reuses the operand across 1024 rows or more, or a size known only at
+    launch (`tgemm::prefersTransposeKernel`). The entry's persistent grid
+    and cluster are kept only where the schedule allows them
+    (`tgemm::fitSchedule`).
   }];
   let options = [
     Option<"database", "database", "std::string", /*default=*/"\"\"",
@@ -191,6 +203,13 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
            "SMs to fill when choosing split K (0: the chip's data-center "
            "part's)">,
+    Option<"transposeKernel", "transpose-kernel", "std::string",
+           /*default=*/"\"\"",
+           "MN-major operands the family reads only K-major: transposed by "
+           "the producer (false), by a kernel of their own (true), by one "
+           "where the GEMM reuses them enough (auto, "
+           "tgemm::prefersTransposeKernel), or as the tuned entry or the "
+           "family's default schedule says (empty, the default)">,
   ];
 }
 
