@@ -704,11 +704,27 @@ bool tgemm::prefersTransposeKernel(const Problem &p, Family family) {
 
 Schedule tgemm::fitSchedule(const Problem &p, Family family,
                             const TileConfig &config, Schedule measured,
-                            ScheduleKnobs keep, bool autoTransposeKernel) {
+                            ScheduleKnobs keep,
+                            TransposeKernelChoice transposeKernel) {
   Schedule s = measured;
-  if (autoTransposeKernel && !keep.transposeKernel &&
-      prefersTransposeKernel(p, family))
-    s.transposeKernel = true;
+  Schedule withKernel = measured;
+  withKernel.transposeKernel = true;
+  // Elsewhere the knob is left for checkScheduleKnobs.
+  if (transposePlan(p, family, withKernel).anyKernel()) {
+    switch (transposeKernel) {
+    case TransposeKernelChoice::AsMeasured:
+      break;
+    case TransposeKernelChoice::Auto:
+      s.transposeKernel = prefersTransposeKernel(p, family);
+      break;
+    case TransposeKernelChoice::Always:
+      s.transposeKernel = true;
+      break;
+    case TransposeKernelChoice::Never:
+      s.transposeKernel = false;
+      break;
+    }
+  }
   TransposePlan plan = transposePlan(p, family, s);
   // A persistent entry was measured with operands wgmma reads as stored;
   // where the producer stages and transposes one instead, it holds that

@@ -209,10 +209,9 @@ struct OverrideConfigPass
       // whether the selected persistent grid and cluster still fit; the
       // knobs the options give stay as given.
       if (target && transposeKernel.hasValue())
-        s = ::tgemm::fitSchedule(getProblem(op), target.getFamily(), tile, s,
-                                 {persistent.hasValue(), cluster.hasValue(),
-                                  tmaStore.hasValue(),
-                                  /*transposeKernel=*/true});
+        s = ::tgemm::fitSchedule(
+            getProblem(op), target.getFamily(), tile, s,
+            {persistent.hasValue(), cluster.hasValue(), tmaStore.hasValue()});
       ScheduleAttr attr = ScheduleAttr::getChecked(
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,

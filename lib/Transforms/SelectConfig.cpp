@@ -78,26 +78,18 @@ struct SelectConfigPass
     return success();
   }
 
-  /// `measured` fitted to `op` under `tile`, with `transpose-kernel`
-  /// deciding where MN-major operands are transposed, if it was given
-  /// (true, false) or left to the legality module (auto).
+  /// `measured` fitted to `op` under `tile`, `transpose-kernel` deciding
+  /// where MN-major operands are transposed if it was given.
   ::tgemm::Schedule fit(MatmulOp op, ::tgemm::Family family,
                         const ::tgemm::TileConfig &tile,
-                        ::tgemm::Schedule measured) const {
-    ::tgemm::Problem problem = getProblem(op);
-    ::tgemm::ScheduleKnobs keep;
-    if (transposeKernel == "true" || transposeKernel == "false") {
-      ::tgemm::Schedule withKernel = measured;
-      withKernel.transposeKernel = true;
-      // Only where the family would copy an operand: elsewhere the knob
-      // is left for the override's own checks.
-      if (::tgemm::transposePlan(problem, family, withKernel).anyKernel()) {
-        measured.transposeKernel = transposeKernel == "true";
-        keep.transposeKernel = true;
-      }
-    }
-    return ::tgemm::fitSchedule(problem, family, tile, measured, keep,
-                                transposeKernel == "auto");
+                        const ::tgemm::Schedule &measured) const {
+    using Choice = ::tgemm::TransposeKernelChoice;
+    Choice choice = transposeKernel == "auto"    ? Choice::Auto
+                    : transposeKernel == "true"  ? Choice::Always
+                    : transposeKernel == "false" ? Choice::Never
+                                                 : Choice::AsMeasured;
+    return ::tgemm::fitSchedule(getProblem(op), family, tile, measured, {},
+                                choice);
   }
 
   void runOnOperation() override {

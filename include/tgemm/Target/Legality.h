@@ -175,8 +175,9 @@ constexpr int64_t kTransposeKernelRegisters = 64;
 TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
 /// Whether `p`'s MN-major operands are better transposed by a kernel of
 /// their own (`transposeKernel`) than by the producer (the selection's
-/// `transpose-kernel=auto`): true where `family` reads such an operand only K-major
-/// (wgmma's 8-bit and tf32 operands) and the GEMM reuses each copied
+/// `transpose-kernel=auto`): true where `family` reads such an operand
+/// only K-major (wgmma's 8-bit and tf32 operands) and the GEMM reuses each
+/// copied
 /// operand across at least kTransposeKernelMinReuse rows (M for B, N for
 /// A) or a size not known until launch. The copy reads and writes B (N x K
 /// elements of e bytes) once more: 2 N K e bytes at the bandwidth W,
@@ -227,15 +228,21 @@ Schedule defaultSchedule(Family family, const TileConfig &config,
 /// and B's tile splits among the cluster's blocks (multicastSplit); a TMA
 /// store only where C's tile stores in whole boxes and the epilogue reads
 /// no memory. Each knob in `keep` is left as `measured` has it (given by
-/// the user); with `autoTransposeKernel`, MN-major operands are transposed
-/// by a kernel of their own where prefersTransposeKernel.
+/// the user). Where `family` would copy an MN-major operand by a kernel of
+/// its own, `transposeKernel` says whether it does.
 struct ScheduleKnobs {
-  bool persistent = false, cluster = false, tmaStore = false,
-       transposeKernel = false;
+  bool persistent = false, cluster = false, tmaStore = false;
 };
-Schedule fitSchedule(const Problem &p, Family family, const TileConfig &config,
-                     Schedule measured, ScheduleKnobs keep = {},
-                     bool autoTransposeKernel = false);
+enum class TransposeKernelChoice {
+  AsMeasured, // `measured`'s transposeKernel
+  Auto,       // prefersTransposeKernel
+  Always,
+  Never,
+};
+Schedule fitSchedule(
+    const Problem &p, Family family, const TileConfig &config,
+    Schedule measured, ScheduleKnobs keep = {},
+    TransposeKernelChoice transposeKernel = TransposeKernelChoice::AsMeasured);
 
 /// A chip and the instruction family that computes on it.
 struct Target {

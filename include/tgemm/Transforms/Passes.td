@@ -179,12 +179,12 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     wgmma reads 8-bit and tf32 operands K-major only. An operand stored
     MN-major (A column-major, B row-major) is transposed by the producer
     between shared-memory rings (the selection takes the stages that fit
-    beside them), or, where the schedule says `transpose_kernel` or with
-    `transpose-kernel=true`, by a kernel of its own
-    before the GEMM (`transpose_kernel` in the schedule), which reads the
-    K-major copy. `transpose-kernel=auto` takes the kernel where the GEMM
-    reuses the operand across 1024 rows or more, or a size known only at
-    launch (`tgemm::prefersTransposeKernel`). The entry's persistent grid
+    beside them), or, where the entry's schedule says `transpose_kernel` or
+    with `transpose-kernel=true`, by a kernel of its own before the GEMM,
+    which reads the K-major copy. `transpose-kernel=auto` takes the kernel
+    where the GEMM reuses the operand across 1024 rows or more, or a size
+    known only at launch (`tgemm::prefersTransposeKernel`). The entry's
+    persistent grid
     and cluster are kept only where the schedule allows them
     (`tgemm::fitSchedule`).
   }];
