@@ -757,12 +757,15 @@ Schedule tgemm::fitSchedule(const Problem &p, Family family,
 }
 
 TransposeKernelShape tgemm::transposeKernelShape(int64_t bits) {
-  // 64 x 64 bytes, or 32 x 32 words: the block stages the tile in shared
+  // 128 x 64 bytes, or 128 x 32 words: the block stages the tile in shared
   // memory as 32-bit words, a row of tile + 1 words apart, so that both
-  // its row-wise writes and its column-wise reads are conflict-free.
+  // its row-wise writes and its column-wise reads are conflict-free; each
+  // of the 256 threads loads 2 vectors of 16 bytes (bytes) or 4 (words)
+  // of a whole tile at once, so that enough bytes are in flight to stream
+  // at the memory's bandwidth (bench/README.md, "MN-major operands").
   if (bits == 8)
-    return {64, 64, 256};
-  return {32, 32, 256};
+    return {128, 64, 256};
+  return {128, 32, 256};
 }
 
 Problem tgemm::ringProblem(const Problem &p, Family family) {

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -69,6 +70,38 @@ std::pair<Value, Value> rasterize(OpBuilder &b, Location loc, Value bx,
                      group);
 }
 
+Value isZero(OpBuilder &b, Location loc, Value v) {
+  IndexMath im{b, loc};
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
+      .getResult();
+}
+
+Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
+  Value all = conds.front();
+  for (Value cond : conds.drop_front())
+    all = arith::AndIOp::create(b, loc, all, cond);
+  return all;
+}
+
+/// Whether every row of `operand` (a vector, or a matrix's rows) starts on
+/// a multiple of `bytes`: its aligned base, its offset and (a matrix's) row
+/// stride are. The same for all threads of the kernel.
+Value rowsStartOn(OpBuilder &b, Location loc, Value operand, int64_t bytes) {
+  IndexMath im{b, loc};
+  auto type = cast<MemRefType>(operand.getType());
+  int64_t bits = type.getElementTypeBitWidth();
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
+  SmallVector<Value> conds;
+  if (type.getRank() == 2)
+    conds.push_back(
+        isZero(b, loc, im.rem(im.mul(meta.getStrides()[0], bits), bytes * 8)));
+  conds.push_back(
+      isZero(b, loc, im.rem(im.mul(meta.getOffset(), bits), bytes * 8)));
+  conds.push_back(isZero(b, loc, im.rem(base, bytes)));
+  return allOf(b, loc, conds);
+}
+
 /// Whether every tile of the problem is whole and every operand row starts
 /// on a 16-byte boundary: M, N, K are multiples of the block tile and each
 /// operand's base, offset and row stride (and each epilogue operand's) are
@@ -78,44 +111,23 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
                           int64_t cluster) {
   IndexMath im{b, loc};
   ConfigAttr config = op.getConfigAttr();
-  auto isZero = [&](Value v) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, im.c(0))
-        .getResult();
-  };
   Value m = memref::DimOp::create(b, loc, c, 0);
   Value n = memref::DimOp::create(b, loc, c, 1);
   // A cluster's blocks take tiles one above the other: M fills whole
   // clusters, else a cluster's last block would take rows past C.
-  SmallVector<Value> conds = {isZero(im.rem(m, config.getBlockM() * cluster)),
-                              isZero(im.rem(n, config.getBlockN())),
-                              isZero(im.rem(k, config.getBlockK()))};
+  SmallVector<Value> conds = {
+      isZero(b, loc, im.rem(m, config.getBlockM() * cluster)),
+      isZero(b, loc, im.rem(n, config.getBlockN())),
+      isZero(b, loc, im.rem(k, config.getBlockK()))};
   // Split K's parts need no test of their own: with N a multiple of BN,
   // their rows and layers start on 16 bytes (docs/manifest.md's layout).
-  for (Value operand : {a, bMat, c}) {
-    auto type = cast<MemRefType>(operand.getType());
-    int64_t bits = type.getElementTypeBitWidth();
-    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
-    conds.push_back(isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128)));
-    conds.push_back(isZero(im.rem(im.mul(meta.getOffset(), bits), 128)));
-    conds.push_back(isZero(im.rem(base, 16)));
-  }
   // The epilogue's operands: vectors and residuals start on 16 bytes (a
   // residual's rows too), so that their vectors load whole.
-  for (Value operand : epilogue) {
-    auto type = cast<MemRefType>(operand.getType());
-    int64_t bits = type.getElementTypeBitWidth();
-    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
-    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
-    if (type.getRank() == 2)
-      conds.push_back(isZero(im.rem(im.mul(meta.getStrides()[0], bits), 128)));
-    conds.push_back(isZero(im.rem(im.mul(meta.getOffset(), bits), 128)));
-    conds.push_back(isZero(im.rem(base, 16)));
-  }
-  Value all = conds.front();
-  for (Value cond : ArrayRef<Value>(conds).drop_front())
-    all = arith::AndIOp::create(b, loc, all, cond);
-  return all;
+  for (Value operand : {a, bMat, c})
+    conds.push_back(rowsStartOn(b, loc, operand, 16));
+  for (Value operand : epilogue)
+    conds.push_back(rowsStartOn(b, loc, operand, 16));
+  return allOf(b, loc, conds);
 }
 
 /// Block z's matrix of a batched (rank-3) operand, as a rank-2 strided view;
@@ -148,12 +160,24 @@ MemRefType generalStridedType(MemRefType type) {
 /// The transposing kernel of an operand that the GEMM reads from a copy
 /// (`transpose_kernel`): block (x, y, z) copies the `shape.rows` x
 /// `shape.cols` tile at (y, x) of matrix z of `source` (R x C, as stored)
-/// into `copy` (C x R) transposed. Thread t takes elements t, t + threads,
-/// ... of the tile row-major, so that a warp reads 32 consecutive elements
-/// of a source row, and writes them to shared memory as 32-bit words, rows
-/// cols + 1 words apart; then elements t, t + threads, ... of the copy's
-/// tile row-major, a warp reading 32 words of a tile column (no two in a
-/// bank) and writing 32 consecutive elements of a copy row.
+/// into `copy` (C x R) transposed, through shared memory, where the tile
+/// sits as 32-bit words, rows cols + 1 words apart.
+///
+/// A whole tile whose source rows start on 16 bytes and copy rows on 4
+/// elements (every tile of an aligned operand but the edges) moves in
+/// vectors: each thread loads all of its 16-byte vectors of source rows
+/// first (rows / threads x cols / vector of them, so that a thread has
+/// 32-64 bytes in flight), then writes their words to shared memory; after
+/// the barrier it gathers 4 consecutive elements of a copy row (4 source
+/// rows of one column) and stores them as one vector. Lanes take the
+/// gathers 8 along a copy row and 4 rows down: with rows cols + 1 = 1
+/// (mod 32) words apart, the 32 words a warp reads at once lie in 32 banks,
+/// and its stores are 4 rows of 8 vectors (a 32-byte sector each for bytes,
+/// 128 bytes for words).
+///
+/// Any other tile moves element by element: thread t takes elements t, t +
+/// threads, ... of the tile row-major, each inside the operand, then of
+/// the copy's tile.
 gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
                                     MemRefType sourceType, MemRefType copyType,
                                     ::tgemm::TransposeKernelShape shape) {
@@ -178,6 +202,7 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
   // The elements move as integers of their width (f32, fp8 and unsigned
   // bytes alike; one descriptor for both, reconciled in the lowering).
   int64_t bits = sourceType.getElementTypeBitWidth();
+  int64_t bytes = bits / 8;
   Type bitsType = b.getIntegerType(bits);
   auto asIntegers = [&](Value arg) -> Value {
     auto type = cast<MemRefType>(arg.getType());
@@ -198,20 +223,45 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
   Value col0 =
       im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), shape.cols);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-  int64_t steps = shape.rows * shape.cols / shape.threads;
-  // For each of this thread's elements, (i, j) of a `width`-wide tile
-  // walked row-major.
-  auto forEachElement =
-      [&](int64_t width, function_ref<void(OpBuilder &, Value, Value)> body) {
-        scf::ForOp::create(
-            b, loc, im.c(0), im.c(steps), im.c(1), ValueRange(),
-            [&](OpBuilder &lb, Location, Value step, ValueRange) {
-              IndexMath m{lb, loc};
-              Value index = m.add(m.mul(step, shape.threads), tid);
-              body(lb, m.div(index, width), m.rem(index, width));
-              scf::YieldOp::create(lb, loc);
-            });
-      };
+
+  // The vector path's shape: source vectors of 16 bytes, copy vectors of
+  // 4 elements, gathered by lanes 8 along a copy row (see above).
+  const int64_t vector = ::tgemm::kTransposeKernelLoadBytes / bytes;
+  const int64_t gather = ::tgemm::kTransposeKernelGather;
+  const int64_t lanesAlong = 8;
+  assert(shape.cols % vector == 0 && (shape.cols + 1) % 32 == 1 &&
+         shape.rows % (gather * lanesAlong) == 0 &&
+         (shape.rows * shape.cols) % (shape.threads * vector) == 0 &&
+         (shape.rows * shape.cols) % (shape.threads * gather) == 0 &&
+         "transposing kernel tile the vector path cannot take");
+  auto le = [&](Value x, Value y) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
+  };
+  Value vectorPath = allOf(
+      b, loc,
+      {le(im.add(row0, shape.rows), rows), le(im.add(col0, shape.cols), cols),
+       rowsStartOn(b, loc, source, ::tgemm::kTransposeKernelLoadBytes),
+       rowsStartOn(b, loc, copy, gather * bytes)});
+  auto toWord = [&](OpBuilder &ob, Value v) -> Value {
+    return bits == 32 ? v : arith::ExtUIOp::create(ob, loc, word, v);
+  };
+  auto fromWord = [&](OpBuilder &ob, Value v) -> Value {
+    return bits == 32 ? v : arith::TruncIOp::create(ob, loc, bitsType, v);
+  };
+  // Each branch of a test that is the same for the whole block.
+  auto eitherOr = [&](Value condition, function_ref<void(OpBuilder &)> then,
+                      function_ref<void(OpBuilder &)> otherwise) {
+    scf::IfOp::create(
+        b, loc, condition,
+        [&](OpBuilder &tb, Location) {
+          then(tb);
+          scf::YieldOp::create(tb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          otherwise(eb);
+          scf::YieldOp::create(eb, loc);
+        });
+  };
   auto onlyIf = [&](OpBuilder &ob, Value condition,
                     function_ref<void(OpBuilder &)> body) {
     scf::IfOp::create(ob, loc, condition, [&](OpBuilder &tb, Location) {
@@ -219,32 +269,103 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
       scf::YieldOp::create(tb, loc);
     });
   };
-  forEachElement(shape.cols, [&](OpBuilder &lb, Value i, Value j) {
-    IndexMath m{lb, loc};
-    Value row = m.add(row0, i), col = m.add(col0, j);
-    Value inside =
-        arith::AndIOp::create(lb, loc, m.lt(row, rows), m.lt(col, cols));
-    onlyIf(lb, inside, [&](OpBuilder &tb) {
-      Value v = memref::LoadOp::create(tb, loc, source, ValueRange{row, col});
-      if (bits != 32)
-        v = arith::ExtUIOp::create(tb, loc, word, v);
-      memref::StoreOp::create(tb, loc, v, tile, ValueRange{i, j});
-    });
-  });
+  // For each of this thread's elements, (i, j) of a `width`-wide tile
+  // walked row-major, inside the operand (the element path).
+  int64_t steps = shape.rows * shape.cols / shape.threads;
+  auto forEachElement =
+      [&](OpBuilder &ob, int64_t width,
+          function_ref<void(OpBuilder &, Value, Value)> body) {
+        IndexMath om{ob, loc};
+        scf::ForOp::create(
+            ob, loc, om.c(0), om.c(steps), om.c(1), ValueRange(),
+            [&](OpBuilder &lb, Location, Value step, ValueRange) {
+              IndexMath m{lb, loc};
+              Value index = m.add(m.mul(step, shape.threads), tid);
+              body(lb, m.div(index, width), m.rem(index, width));
+              scf::YieldOp::create(lb, loc);
+            });
+      };
+  auto inside = [&](OpBuilder &ob, Value row, Value col) -> Value {
+    IndexMath m{ob, loc};
+    return arith::AndIOp::create(ob, loc, m.lt(row, rows), m.lt(col, cols));
+  };
+
+  // Into shared memory.
+  eitherOr(
+      vectorPath,
+      [&](OpBuilder &tb) {
+        IndexMath m{tb, loc};
+        auto vectorType = VectorType::get({vector}, bitsType);
+        int64_t perRow = shape.cols / vector;
+        int64_t loads = shape.rows * perRow / shape.threads;
+        SmallVector<std::tuple<Value, Value, Value>> loaded;
+        for (int64_t s = 0; s < loads; ++s) {
+          Value index = m.add(tid, s * shape.threads);
+          Value i = m.div(index, perRow);
+          Value j = m.mul(m.rem(index, perRow), vector);
+          Value v = vector::LoadOp::create(
+              tb, loc, vectorType, source,
+              ValueRange{m.add(row0, i), m.add(col0, j)},
+              /*nontemporal=*/false,
+              llvm::Align(::tgemm::kTransposeKernelLoadBytes));
+          loaded.emplace_back(i, j, v);
+        }
+        for (auto [i, j, v] : loaded)
+          for (int64_t e = 0; e < vector; ++e)
+            memref::StoreOp::create(
+                tb, loc, toWord(tb, vector::ExtractOp::create(tb, loc, v, e)),
+                tile, ValueRange{i, m.add(j, e)});
+      },
+      [&](OpBuilder &eb) {
+        forEachElement(eb, shape.cols, [&](OpBuilder &lb, Value i, Value j) {
+          IndexMath m{lb, loc};
+          Value row = m.add(row0, i), col = m.add(col0, j);
+          onlyIf(lb, inside(lb, row, col), [&](OpBuilder &tb) {
+            Value v =
+                memref::LoadOp::create(tb, loc, source, ValueRange{row, col});
+            memref::StoreOp::create(tb, loc, toWord(tb, v), tile,
+                                    ValueRange{i, j});
+          });
+        });
+      });
   gpu::BarrierOp::create(b, loc);
-  // Row j of the copy's tile is column j of the source's.
-  forEachElement(shape.rows, [&](OpBuilder &lb, Value j, Value i) {
-    IndexMath m{lb, loc};
-    Value row = m.add(row0, i), col = m.add(col0, j);
-    Value inside =
-        arith::AndIOp::create(lb, loc, m.lt(row, rows), m.lt(col, cols));
-    onlyIf(lb, inside, [&](OpBuilder &tb) {
-      Value v = memref::LoadOp::create(tb, loc, tile, ValueRange{i, j});
-      if (bits != 32)
-        v = arith::TruncIOp::create(tb, loc, bitsType, v);
-      memref::StoreOp::create(tb, loc, v, copy, ValueRange{col, row});
-    });
-  });
+  // Out of it: row j of the copy's tile is column j of the source's.
+  eitherOr(
+      vectorPath,
+      [&](OpBuilder &tb) {
+        IndexMath m{tb, loc};
+        auto vectorType = VectorType::get({gather}, bitsType);
+        int64_t stores = shape.rows * shape.cols / (gather * shape.threads);
+        for (int64_t s = 0; s < stores; ++s) {
+          Value index = m.add(tid, s * shape.threads);
+          Value along = m.rem(index, lanesAlong);
+          Value rest = m.div(index, lanesAlong);
+          Value j = m.rem(rest, shape.cols);
+          Value first = m.mul(
+              m.add(m.mul(m.div(rest, shape.cols), lanesAlong), along), gather);
+          SmallVector<Value> elements;
+          for (int64_t e = 0; e < gather; ++e)
+            elements.push_back(fromWord(
+                tb, memref::LoadOp::create(tb, loc, tile,
+                                           ValueRange{m.add(first, e), j})));
+          Value v =
+              vector::FromElementsOp::create(tb, loc, vectorType, elements);
+          vector::StoreOp::create(
+              tb, loc, v, copy, ValueRange{m.add(col0, j), m.add(row0, first)},
+              /*nontemporal=*/false, llvm::Align(gather * bytes));
+        }
+      },
+      [&](OpBuilder &eb) {
+        forEachElement(eb, shape.rows, [&](OpBuilder &lb, Value j, Value i) {
+          IndexMath m{lb, loc};
+          Value row = m.add(row0, i), col = m.add(col0, j);
+          onlyIf(lb, inside(lb, row, col), [&](OpBuilder &tb) {
+            Value v = memref::LoadOp::create(tb, loc, tile, ValueRange{i, j});
+            memref::StoreOp::create(tb, loc, fromWord(tb, v), copy,
+                                    ValueRange{col, row});
+          });
+        });
+      });
   gpu::ReturnOp::create(b, loc);
   return kernel;
 }

@@ -12,9 +12,9 @@
 // PTX: error: 'tgemm.matmul' op with transpose-kernel = true: transpose_kernel is a wgmma knob (it serves operands wgmma reads K-major only); the ptx lowering reads every layout it accepts in the kernel itself
 // The binary holds both kernels; the launch of the transposing one comes
 // first, and the GEMM's manifest names it.
-// PIPELINE: gpu.launch_func @f_module::@f_transpose_b blocks in (%c4, %c4, %c1) threads in (%c256, %c1, %c1)
+// PIPELINE: gpu.launch_func @f_module::@f_transpose_b blocks in (%c4, %c2, %c1) threads in (%c256, %c1, %c1)
 // PIPELINE: gpu.launch_func @f_module::@f_kernel
-// PIPELINE-SAME: transposes = [{block = [256, 1, 1], kernel = "f_transpose_b", operand = "b", tile = [64, 64]}]
+// PIPELINE-SAME: transposes = [{block = [256, 1, 1], kernel = "f_transpose_b", operand = "b", tile = [128, 64]}]
 // PIPELINE: gpu.binary @f_module
 // PIPELINE-SAME: .entry f_transpose_b(
 // PIPELINE-SAME: .entry f_kernel(

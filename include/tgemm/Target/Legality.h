@@ -172,6 +172,10 @@ TransposeKernelShape transposeKernelShape(int64_t bits);
 /// choice of 32 spills (measured), it takes 38 under this bound, which
 /// leaves headroom and still lets 4 blocks of 256 threads share an SM.
 constexpr int64_t kTransposeKernelRegisters = 64;
+/// The transposing kernel's vectors: whole tiles load 16 bytes of a source
+/// row at a time (ld.global.v4) and store 4 elements of a copy row.
+constexpr int64_t kTransposeKernelLoadBytes = 16;
+constexpr int64_t kTransposeKernelGather = 4;
 TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
 /// Whether `p`'s MN-major operands are better transposed by a kernel of
 /// their own (`transposeKernel`) than by the producer (the selection's

@@ -284,7 +284,8 @@ def TGemmTile : Pass<"tgemm-tile", "ModuleOp"> {
                            "::mlir::cf::ControlFlowDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
