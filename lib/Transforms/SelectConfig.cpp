@@ -60,10 +60,10 @@ struct SelectConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (!transposeKernel.empty() && transposeKernel != "auto" &&
+    if (transposeKernel != "auto" && transposeKernel != "tuned" &&
         transposeKernel != "true" && transposeKernel != "false")
       return emitError(UnknownLoc::get(context))
-             << "transpose-kernel must be auto, true or false, not '"
+             << "transpose-kernel must be auto, tuned, true or false, not '"
              << transposeKernel << "'";
     if (!database.empty()) {
       auto buffer = llvm::MemoryBuffer::getFile(database);
@@ -79,7 +79,7 @@ struct SelectConfigPass
   }
 
   /// `measured` fitted to `op` under `tile`, `transpose-kernel` deciding
-  /// where MN-major operands are transposed if it was given.
+  /// where MN-major operands are transposed (`tuned`: as `measured` says).
   ::tgemm::Schedule fit(MatmulOp op, ::tgemm::Family family,
                         const ::tgemm::TileConfig &tile,
                         const ::tgemm::Schedule &measured) const {

@@ -83,23 +83,23 @@ Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
   return all;
 }
 
-/// Whether every row of `operand` (a vector, or a matrix's rows) starts on
-/// a multiple of `bytes`: its aligned base, its offset and (a matrix's) row
-/// stride are. The same for all threads of the kernel.
-Value rowsStartOn(OpBuilder &b, Location loc, Value operand, int64_t bytes) {
+/// Appends to `conds` whether every row of `operand` (a vector, or a
+/// matrix's rows) starts on a multiple of `bytes`: its aligned base, its
+/// offset and (a matrix's) row stride are. The same for all threads of the
+/// kernel.
+void appendRowsStartOn(OpBuilder &b, Location loc, Value operand,
+                       int64_t bytes, SmallVectorImpl<Value> &conds) {
   IndexMath im{b, loc};
   auto type = cast<MemRefType>(operand.getType());
   int64_t bits = type.getElementTypeBitWidth();
   auto meta = memref::ExtractStridedMetadataOp::create(b, loc, operand);
   Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, operand);
-  SmallVector<Value> conds;
   if (type.getRank() == 2)
     conds.push_back(
         isZero(b, loc, im.rem(im.mul(meta.getStrides()[0], bits), bytes * 8)));
   conds.push_back(
       isZero(b, loc, im.rem(im.mul(meta.getOffset(), bits), bytes * 8)));
   conds.push_back(isZero(b, loc, im.rem(base, bytes)));
-  return allOf(b, loc, conds);
 }
 
 /// Whether every tile of the problem is whole and every operand row starts
@@ -124,9 +124,9 @@ Value wholeTilesCondition(OpBuilder &b, Location loc, MatmulOp op, Value a,
   // The epilogue's operands: vectors and residuals start on 16 bytes (a
   // residual's rows too), so that their vectors load whole.
   for (Value operand : {a, bMat, c})
-    conds.push_back(rowsStartOn(b, loc, operand, 16));
+    appendRowsStartOn(b, loc, operand, 16, conds);
   for (Value operand : epilogue)
-    conds.push_back(rowsStartOn(b, loc, operand, 16));
+    appendRowsStartOn(b, loc, operand, 16, conds);
   return allOf(b, loc, conds);
 }
 
@@ -237,11 +237,12 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
   auto le = [&](Value x, Value y) -> Value {
     return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, x, y);
   };
-  Value vectorPath = allOf(
-      b, loc,
-      {le(im.add(row0, shape.rows), rows), le(im.add(col0, shape.cols), cols),
-       rowsStartOn(b, loc, source, ::tgemm::kTransposeKernelLoadBytes),
-       rowsStartOn(b, loc, copy, gather * bytes)});
+  SmallVector<Value> vectorConds = {le(im.add(row0, shape.rows), rows),
+                                    le(im.add(col0, shape.cols), cols)};
+  appendRowsStartOn(b, loc, source, ::tgemm::kTransposeKernelLoadBytes,
+                    vectorConds);
+  appendRowsStartOn(b, loc, copy, gather * bytes, vectorConds);
+  Value vectorPath = allOf(b, loc, vectorConds);
   auto toWord = [&](OpBuilder &ob, Value v) -> Value {
     return bits == 32 ? v : arith::ExtUIOp::create(ob, loc, word, v);
   };

@@ -376,8 +376,19 @@ def test_transpose_kernel():
     # launched first; the GEMM reads the copy by TMA.
     assert k["b"]["layout"] == "row"
     assert k["transposes"] == [{"operand": "b", "kernel": "s8_rr_transpose_b",
-                                "tile": [64, 64], "block": [256, 1, 1]}]
+                                "tile": [128, 64], "block": [256, 1, 1]}]
     assert ".entry s8_rr_transpose_b(" in kernel.ptx
+    # Left out, the selection takes the copy where B is reused across 1024
+    # rows of A or more, or M is known only at launch (as here).
+    default = tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a")
+    assert default.kernels[0]["transposes"] == k["transposes"]
+    few_rows = S8_ROW_ROW.replace("?x?xi8>, %b", "512x4096xi8>, %b").replace(
+        "?x?xi32>)", "512x4096xi32>)")
+    few_rows = few_rows.replace(
+        ": memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>",
+        ": memref<512x4096xi8>, memref<?x?xi8>, memref<512x4096xi32>")
+    assert "transposes" not in tgemm.compile(few_rows, "wgmma",
+                                             "sm_90a").kernels[0]
     staged = tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a",
                            transpose_kernel=False)
     assert "transposes" not in staged.kernels[0]

@@ -198,8 +198,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     by TMA multicast) and tma_store (wgmma with tma: C stored through
     shared memory with the copy engine) and transpose_kernel (wgmma: 8-bit
     and tf32 operands stored MN-major transposed by a kernel launched
-    before the GEMM, into the workspace; None keeps the selected
-    schedule's). emit_cubin also assembles each module with ptxas (found
+    before the GEMM, into the workspace; None: where the GEMM reuses the
+    operand across 1024 rows or more, or a size known only at launch). emit_cubin also assembles each module with ptxas (found
     in CUDA_HOME, /usr/local/cuda or PATH unless `ptxas` gives its path).
     source_name is the file name diagnostics show.
 

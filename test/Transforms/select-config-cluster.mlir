@@ -1,8 +1,9 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-cluster.json builtin=false" | FileCheck %s
-// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-cluster.json builtin=false transpose-kernel=auto" | FileCheck %s --check-prefix=AUTO
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-cluster.json builtin=false transpose-kernel=tuned" | FileCheck %s --check-prefix=TUNED
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-cluster.json builtin=false transpose-kernel=auto" | FileCheck %s
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-cluster.json builtin=false transpose-kernel=true" | FileCheck %s --check-prefix=FORCED
 // RUN: not tgemm-opt %s --tgemm-select-config="transpose-kernel=maybe" 2>&1 | FileCheck %s --check-prefix=MODE
-// MODE: error: transpose-kernel must be auto, true or false, not 'maybe'
+// MODE: error: transpose-kernel must be auto, tuned, true or false, not 'maybe'
 // RUN: not tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/bad-db-cluster.json builtin=false" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // A tuned entry's `cluster` is taken where the legality module allows it:
@@ -22,15 +23,16 @@ func.func @s8_native(%a: memref<4096x4096xi8>, %b: memref<4096x4096xi8>,
 
 // -----
 
-// A row-major s8 B is staged and transposed by the producer: one block per
-// cluster (and per tile), the stages that fit beside the staging ring.
-// With transpose-kernel=auto, reused by 4096 rows of A, it is transposed by
-// a kernel of its own: the GEMM reads a K-major copy with TMA, and the
-// entry's cluster and stages stay.
+// A row-major s8 B reused by 4096 rows of A is transposed by a kernel of
+// its own (transpose-kernel=auto, the default): the GEMM reads a K-major
+// copy with TMA, and the entry's cluster and stages stay. As the entry
+// says (transpose-kernel=tuned), it is staged and transposed by the
+// producer: one block per cluster (and per tile), the stages that fit
+// beside the staging ring.
 // CHECK-LABEL: func.func @s8_transpose_kernel
-// CHECK: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
-// AUTO-LABEL: func.func @s8_transpose_kernel
-// AUTO: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true, cluster = 2, transpose_kernel = true>)
+// CHECK: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true, cluster = 2, transpose_kernel = true>)
+// TUNED-LABEL: func.func @s8_transpose_kernel
+// TUNED: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
 func.func @s8_transpose_kernel(%a: memref<4096x4096xi8>,
                                %b: memref<4096x4096xi8>,
                                %c: memref<4096x4096xi32>) {
@@ -42,11 +44,11 @@ func.func @s8_transpose_kernel(%a: memref<4096x4096xi8>,
 // -----
 
 // Reused by 768 rows only (below tgemm::kTransposeKernelMinReuse), it is
-// staged with transpose-kernel=auto too; transpose-kernel=true copies it.
+// staged by default too; transpose-kernel=true copies it.
 // CHECK-LABEL: func.func @s8_staged
 // CHECK: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
-// AUTO-LABEL: func.func @s8_staged
-// AUTO: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
+// TUNED-LABEL: func.func @s8_staged
+// TUNED: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
 // FORCED-LABEL: func.func @s8_staged
 // FORCED: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true, cluster = 2, transpose_kernel = true>)
 func.func @s8_staged(%a: memref<768x4096xi8>, %b: memref<4096x4096xi8>,

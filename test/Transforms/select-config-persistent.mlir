@@ -1,7 +1,7 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false" | FileCheck %s
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false split-k=false" | FileCheck %s --check-prefix=NOSPLIT
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false" | FileCheck %s --check-prefix=WG
-// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false transpose-kernel=auto" | FileCheck %s --check-prefix=AUTO
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db-persistent.json builtin=false transpose-kernel=tuned" | FileCheck %s --check-prefix=TUNED
 
 // A persistent entry stays persistent where its tiles fill the chip, and
 // is launched one block per part where K is split (the split is chosen
@@ -64,15 +64,16 @@ func.func @s8_native(%a: memref<4096x4096xi8>, %b: memref<4096x4096xi8>,
 
 // -----
 
-// A row-major s8 B is staged and transposed by the producer: the entry is
-// taken one block per tile (and with the stages that fit beside the
-// staging ring). With transpose-kernel=auto, reused by 4096 rows of A, it
-// is transposed by a kernel of its own into the workspace: the entry is
-// taken as measured, persistent and with its stages.
+// A row-major s8 B reused by 4096 rows of A is transposed by a kernel of
+// its own into the workspace (transpose-kernel=auto, the default): the
+// entry is taken as measured, persistent and with its stages. As the
+// entry says (transpose-kernel=tuned), it is staged and transposed by the
+// producer: the entry is taken one block per tile (and with the stages
+// that fit beside the staging ring).
 // WG-LABEL: func.func @s8_transpose_kernel
-// WG: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
-// AUTO-LABEL: func.func @s8_transpose_kernel
-// AUTO: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true, transpose_kernel = true>)
+// WG: stages = 4, raster = 8>) schedule(<warp_specialize = true, tma = true, persistent = true, transpose_kernel = true>)
+// TUNED-LABEL: func.func @s8_transpose_kernel
+// TUNED: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
 func.func @s8_transpose_kernel(%a: memref<4096x4096xi8>,
                                %b: memref<4096x4096xi8>,
                                %c: memref<4096x4096xi32>) {
@@ -83,11 +84,11 @@ func.func @s8_transpose_kernel(%a: memref<4096x4096xi8>,
 
 // -----
 
-// Reused by 768 rows only, it is staged with transpose-kernel=auto too.
+// Reused by 768 rows only, it is staged by default too.
 // WG-LABEL: func.func @s8_staged
 // WG: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
-// AUTO-LABEL: func.func @s8_staged
-// AUTO: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
+// TUNED-LABEL: func.func @s8_staged
+// TUNED: stages = 3, raster = 8>) schedule(<warp_specialize = true, tma = true>)
 func.func @s8_staged(%a: memref<768x4096xi8>, %b: memref<4096x4096xi8>,
                      %c: memref<768x4096xi32>) {
   tgemm.matmul %a, %b, %c layout(row, row) acc(i32)

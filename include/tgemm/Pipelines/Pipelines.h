@@ -161,7 +161,9 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule, wgmma: transpose MN-major 8-bit and tf32 "
                      "operands with a kernel launched before the GEMM (into "
                      "the workspace) instead of on their way into shared "
-                     "memory"),
+                     "memory (not given: where the GEMM reuses the operand "
+                     "across 1024 rows or more, or sizes known only at "
+                     "launch)"),
       llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",

@@ -181,12 +181,12 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     between shared-memory rings (the selection takes the stages that fit
     beside them), or, where the entry's schedule says `transpose_kernel` or
     with `transpose-kernel=true`, by a kernel of its own before the GEMM,
-    which reads the K-major copy. `transpose-kernel=auto` takes the kernel
-    where the GEMM reuses the operand across 1024 rows or more, or a size
-    known only at launch (`tgemm::prefersTransposeKernel`). The entry's
-    persistent grid
-    and cluster are kept only where the schedule allows them
-    (`tgemm::fitSchedule`).
+    which reads the K-major copy. `transpose-kernel=auto`, the default,
+    takes the kernel where the GEMM reuses the operand across 1024 rows or
+    more, or a size known only at launch (`tgemm::prefersTransposeKernel`);
+    `transpose-kernel=tuned` does as the entry or the family's default
+    schedule says. The entry's persistent grid and cluster are kept only
+    where the schedule allows them (`tgemm::fitSchedule`).
   }];
   let options = [
     Option<"database", "database", "std::string", /*default=*/"\"\"",
@@ -204,12 +204,12 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
            "SMs to fill when choosing split K (0: the chip's data-center "
            "part's)">,
     Option<"transposeKernel", "transpose-kernel", "std::string",
-           /*default=*/"\"\"",
+           /*default=*/"\"auto\"",
            "MN-major operands the family reads only K-major: transposed by "
            "the producer (false), by a kernel of their own (true), by one "
-           "where the GEMM reuses them enough (auto, "
+           "where the GEMM reuses them enough (auto, the default; "
            "tgemm::prefersTransposeKernel), or as the tuned entry or the "
-           "family's default schedule says (empty, the default)">,
+           "family's default schedule says (tuned)">,
   ];
 }
 
