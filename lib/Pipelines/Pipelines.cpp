@@ -51,6 +51,8 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   // MN-major operands are transposed.
   if (options.transposeKernel.hasValue())
     select.transposeKernel = options.transposeKernel ? "true" : "false";
+  if (options.alignKernel.hasValue())
+    select.alignKernel = options.alignKernel ? "true" : "false";
   pm.addPass(createTGemmSelectConfig(select));
 
   // Only what the options name explicitly overrides the selected schedule:
@@ -86,6 +88,7 @@ void mlir::tgemm::buildPipeline(OpPassManager &pm,
   take(options.cluster, "cluster");
   take(options.tmaStore, "tma-store");
   take(options.transposeKernel, "transpose-kernel");
+  take(options.alignKernel, "align-kernel");
   if (!overrides.empty()) {
     std::unique_ptr<Pass> override = createTGemmOverrideConfig();
     // The values were checked when the pipeline's options were parsed.

@@ -684,6 +684,12 @@ TransposePlan tgemm::transposePlan(const Problem &p, Family family,
     plan.kernelA = std::exchange(plan.a, false);
     plan.kernelB = std::exchange(plan.b, false);
   }
+  // A transposed copy has its rows on 16 bytes already; one the producer
+  // transposes is copied with cp.async through registers either way.
+  if (s.alignKernel) {
+    plan.alignA = !plan.a && !plan.kernelA && rowsMisaligned(p, true);
+    plan.alignB = !plan.b && !plan.kernelB && rowsMisaligned(p, false);
+  }
   plan.staged = plan.any() && s.warpSpecialize && s.tma &&
                 (!plan.a || bitWidth(p.a) == 8) &&
                 (!plan.b || bitWidth(p.b) == 8);
@@ -702,29 +708,67 @@ bool tgemm::prefersTransposeKernel(const Problem &p, Family family) {
   return (!plan.kernelA || reused(p.n)) && (!plan.kernelB || reused(p.m));
 }
 
+bool tgemm::rowsMisaligned(const Problem &p, bool isA) {
+  int64_t ld = isA ? p.ldA : p.ldB;
+  int64_t bits = bitWidth(isA ? p.a : p.b);
+  // Sub-byte operands are packed by the caller and not copied.
+  return ld != kDynamicSize && bits >= 8 && (ld * bits) % 128 != 0;
+}
+
+TransposeKernelShape tgemm::alignKernelShape(int64_t bits) {
+  // 16 elements a thread, lanes along a row of 256: a warp's load or store
+  // is 32 consecutive elements (32-128 bytes), and 16 of them in flight.
+  (void)bits;
+  return {16, 256, 256};
+}
+
+bool tgemm::prefersAlignKernel(const Problem &p, Family family) {
+  Schedule withKernel;
+  withKernel.alignKernel = true;
+  TransposePlan plan = transposePlan(p, family, withKernel);
+  if (!plan.alignA && !plan.alignB)
+    return false;
+  auto reused = [](int64_t rows) {
+    return rows == kDynamicSize || rows >= kTransposeKernelMinReuse;
+  };
+  return (!plan.alignA || reused(p.n)) && (!plan.alignB || reused(p.m));
+}
+
 Schedule tgemm::fitSchedule(const Problem &p, Family family,
                             const TileConfig &config, Schedule measured,
                             ScheduleKnobs keep,
-                            TransposeKernelChoice transposeKernel) {
+                            CopyKernelChoice transposeKernel,
+                            CopyKernelChoice alignKernel) {
   Schedule s = measured;
+  auto choose = [](bool &knob, CopyKernelChoice choice, bool preferred) {
+    switch (choice) {
+    case CopyKernelChoice::AsMeasured:
+      break;
+    case CopyKernelChoice::Auto:
+      knob = preferred;
+      break;
+    case CopyKernelChoice::Always:
+      knob = true;
+      break;
+    case CopyKernelChoice::Never:
+      knob = false;
+      break;
+    }
+  };
   Schedule withKernel = measured;
   withKernel.transposeKernel = true;
   // Elsewhere the knob is left for checkScheduleKnobs.
-  if (transposePlan(p, family, withKernel).anyKernel()) {
-    switch (transposeKernel) {
-    case TransposeKernelChoice::AsMeasured:
-      break;
-    case TransposeKernelChoice::Auto:
-      s.transposeKernel = prefersTransposeKernel(p, family);
-      break;
-    case TransposeKernelChoice::Always:
-      s.transposeKernel = true;
-      break;
-    case TransposeKernelChoice::Never:
-      s.transposeKernel = false;
-      break;
-    }
-  }
+  if (transposePlan(p, family, withKernel).anyKernel())
+    choose(s.transposeKernel, transposeKernel,
+           prefersTransposeKernel(p, family));
+  // Where no operand is misaligned the knob changes nothing: false.
+  Schedule withAlign = s;
+  withAlign.alignKernel = true;
+  TransposePlan aligned = transposePlan(p, family, withAlign);
+  if (aligned.alignA || aligned.alignB)
+    choose(s.alignKernel, alignKernel, prefersAlignKernel(p, family));
+  else if (alignKernel != CopyKernelChoice::AsMeasured)
+    s.alignKernel = false;
   TransposePlan plan = transposePlan(p, family, s);
   // A persistent entry was measured with operands wgmma reads as stored;
   // where the producer stages and transposes one instead, it holds that

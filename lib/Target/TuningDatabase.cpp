@@ -100,6 +100,7 @@ llvm::Expected<TunedConfig> readEntry(const llvm::json::Object &entry,
               .Case("persistent", &o.persistent)
               .Case("tma-store", &o.tmaStore)
               .Case("transpose-kernel", &o.transposeKernel)
+              .Case("align-kernel", &o.alignKernel)
               .Default(nullptr);
       if (flag) {
         if (!value.getAsBoolean())
@@ -192,6 +193,8 @@ Schedule TunedConfig::schedule(Family family) const {
     s.tmaStore = *options.tmaStore;
   if (options.transposeKernel)
     s.transposeKernel = *options.transposeKernel;
+  if (options.alignKernel)
+    s.alignKernel = *options.alignKernel;
   if (options.prefetchFragments)
     s.prefetchFragments = *options.prefetchFragments;
   return s;

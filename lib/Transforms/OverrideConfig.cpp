@@ -55,7 +55,7 @@ struct OverrideConfigPass
            warpSpecialize.hasValue() || tma.hasValue() ||
            setmaxnreg.hasValue() || persistent.hasValue() ||
            cluster.hasValue() || tmaStore.hasValue() ||
-           transposeKernel.hasValue();
+           transposeKernel.hasValue() || alignKernel.hasValue();
   }
 
   /// What the op's config says in a message, so a rejected override says
@@ -95,6 +95,8 @@ struct OverrideConfigPass
       os << " tma_store = " << (tmaStore ? "true" : "false");
     if (transposeKernel.hasValue())
       os << " transpose-kernel = " << (transposeKernel ? "true" : "false");
+    if (alignKernel.hasValue())
+      os << " align-kernel = " << (alignKernel ? "true" : "false");
     return text;
   }
 
@@ -131,6 +133,8 @@ struct OverrideConfigPass
       s.tmaStore = tmaStore;
     if (transposeKernel.hasValue())
       s.transposeKernel = transposeKernel;
+    if (alignKernel.hasValue())
+      s.alignKernel = alignKernel;
     return s;
   }
 
@@ -154,16 +158,20 @@ struct OverrideConfigPass
     int64_t wasCluster = s.cluster;
     bool wasTmaStore = s.tmaStore;
     bool wasTransposeKernel = s.transposeKernel;
+    bool wasAlignKernel = s.alignKernel;
     s = apply(s, /*warps=*/0, /*stages=*/1);
     // The tile loop is the kernel's own code by now.
     if (s.persistent != wasPersistent || s.cluster != wasCluster ||
-        s.tmaStore != wasTmaStore || s.transposeKernel != wasTransposeKernel)
+        s.tmaStore != wasTmaStore || s.transposeKernel != wasTransposeKernel ||
+        s.alignKernel != wasAlignKernel)
       return kernel.emitOpError()
              << "with" << describeOverride() << ": "
              << (s.persistent != wasPersistent ? "persistent"
                  : s.cluster != wasCluster     ? "cluster"
                  : s.tmaStore != wasTmaStore   ? "tma_store"
-                                               : "transpose_kernel")
+                 : s.transposeKernel != wasTransposeKernel
+                     ? "transpose_kernel"
+                     : "align_kernel")
              << " is fixed when tgemm-tile writes the kernel's tile loop; "
                 "give it before tgemm-tile";
     if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))
@@ -216,7 +224,7 @@ struct OverrideConfigPass
           emit, op.getContext(), s.refillAfterMma, s.interleaveCopies,
           s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle, s.padding,
           s.warpSpecialize, s.tma, s.setMaxRegisters, s.persistent, s.cluster,
-          s.tmaStore, s.transposeKernel);
+          s.tmaStore, s.transposeKernel, s.alignKernel);
       if (!attr)
         return failure();
       op.setScheduleAttr(attr);

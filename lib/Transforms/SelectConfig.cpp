@@ -60,11 +60,14 @@ struct SelectConfigPass
   using Base::Base;
 
   LogicalResult initialize(MLIRContext *context) override {
-    if (transposeKernel != "auto" && transposeKernel != "tuned" &&
-        transposeKernel != "true" && transposeKernel != "false")
-      return emitError(UnknownLoc::get(context))
-             << "transpose-kernel must be auto, tuned, true or false, not '"
-             << transposeKernel << "'";
+    for (auto [name, value] :
+         {std::pair<StringRef, StringRef>{"transpose-kernel", transposeKernel},
+          {"align-kernel", alignKernel}})
+      if (value != "auto" && value != "tuned" && value != "true" &&
+          value != "false")
+        return emitError(UnknownLoc::get(context))
+               << name << " must be auto, tuned, true or false, not '"
+               << value << "'";
     if (!database.empty()) {
       auto buffer = llvm::MemoryBuffer::getFile(database);
       if (!buffer)
@@ -79,17 +82,20 @@ struct SelectConfigPass
   }
 
   /// `measured` fitted to `op` under `tile`, `transpose-kernel` deciding
-  /// where MN-major operands are transposed (`tuned`: as `measured` says).
+  /// where MN-major operands are transposed and `align-kernel` where
+  /// misaligned ones are copied (`tuned`: as `measured` says).
   ::tgemm::Schedule fit(MatmulOp op, ::tgemm::Family family,
                         const ::tgemm::TileConfig &tile,
                         const ::tgemm::Schedule &measured) const {
-    using Choice = ::tgemm::TransposeKernelChoice;
-    Choice choice = transposeKernel == "auto"    ? Choice::Auto
-                    : transposeKernel == "true"  ? Choice::Always
-                    : transposeKernel == "false" ? Choice::Never
-                                                 : Choice::AsMeasured;
+    using Choice = ::tgemm::CopyKernelChoice;
+    auto choice = [](StringRef value) {
+      return value == "auto"    ? Choice::Auto
+             : value == "true"  ? Choice::Always
+             : value == "false" ? Choice::Never
+                                : Choice::AsMeasured;
+    };
     return ::tgemm::fitSchedule(getProblem(op), family, tile, measured, {},
-                                choice);
+                                choice(transposeKernel), choice(alignKernel));
   }
 
   void runOnOperation() override {

@@ -371,6 +371,97 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
   return kernel;
 }
 
+/// The aligning kernel of an operand that the GEMM reads from an aligned
+/// copy (`align_kernel`): block (x, y, z) copies the `shape.rows` x
+/// `shape.cols` tile at (y, x) of matrix z of `source` (R x C, as stored)
+/// into `copy` (R x C, its rows 16 bytes apart) element by element, since
+/// the source's rows allow no wider access. Thread t takes elements t, t +
+/// threads, ... of the tile row-major (lanes along a row, so a warp's loads
+/// and stores are each one run of 32 elements); a whole tile issues all of
+/// its loads before its first store, an edge tile tests each element.
+gpu::GPUFuncOp buildAlignKernel(OpBuilder &kb, Location loc, StringRef name,
+                                MemRefType sourceType, MemRefType copyType,
+                                ::tgemm::TransposeKernelShape shape) {
+  MLIRContext *ctx = kb.getContext();
+  auto kernel = gpu::GPUFuncOp::create(
+      kb, loc, name, FunctionType::get(ctx, {sourceType, copyType}, {}),
+      TypeRange{});
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(shape.threads), 1, 1}));
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  IndexMath im{b, loc};
+  // The elements move as integers of their width (as the transposing
+  // kernel's).
+  int64_t bits = sourceType.getElementTypeBitWidth();
+  Type bitsType = b.getIntegerType(bits);
+  auto asIntegers = [&](Value arg) -> Value {
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.getElementType() == bitsType)
+      return arg;
+    auto reread = MemRefType::get(type.getShape(), bitsType, type.getLayout(),
+                                  type.getMemorySpace());
+    return UnrealizedConversionCastOp::create(b, loc, reread, arg).getResult(0);
+  };
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value source = matrixOfBatch(b, loc, asIntegers(entry.getArgument(0)), bz);
+  Value copy = matrixOfBatch(b, loc, asIntegers(entry.getArgument(1)), bz);
+  Value rows = memref::DimOp::create(b, loc, source, 0);
+  Value cols = memref::DimOp::create(b, loc, source, 1);
+  Value row0 =
+      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), shape.rows);
+  Value col0 =
+      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), shape.cols);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  assert(shape.cols % shape.threads == 0 || shape.threads % shape.cols == 0);
+  int64_t steps = shape.rows * shape.cols / shape.threads;
+  // (row, col) in the operand of this thread's element `step`.
+  auto element = [&](IndexMath &m, int64_t step) -> std::pair<Value, Value> {
+    Value index = m.add(tid, step * shape.threads);
+    return {m.add(row0, m.div(index, shape.cols)),
+            m.add(col0, m.rem(index, shape.cols))};
+  };
+  Value whole = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                            im.add(row0, shape.rows), rows),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                            im.add(col0, shape.cols), cols));
+  scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &tb, Location) {
+        IndexMath m{tb, loc};
+        SmallVector<std::tuple<Value, Value, Value>> loaded;
+        for (int64_t step = 0; step < steps; ++step) {
+          auto [row, col] = element(m, step);
+          loaded.emplace_back(
+              row, col,
+              memref::LoadOp::create(tb, loc, source, ValueRange{row, col}));
+        }
+        for (auto [row, col, v] : loaded)
+          memref::StoreOp::create(tb, loc, v, copy, ValueRange{row, col});
+        scf::YieldOp::create(tb, loc);
+      },
+      [&](OpBuilder &eb, Location) {
+        IndexMath m{eb, loc};
+        for (int64_t step = 0; step < steps; ++step) {
+          auto [row, col] = element(m, step);
+          Value inside = arith::AndIOp::create(eb, loc, m.lt(row, rows),
+                                               m.lt(col, cols));
+          scf::IfOp::create(eb, loc, inside, [&](OpBuilder &ib, Location) {
+            Value v =
+                memref::LoadOp::create(ib, loc, source, ValueRange{row, col});
+            memref::StoreOp::create(ib, loc, v, copy, ValueRange{row, col});
+            scf::YieldOp::create(ib, loc);
+          });
+        }
+        scf::YieldOp::create(eb, loc);
+      });
+  gpu::ReturnOp::create(b, loc);
+  return kernel;
+}
+
 /// Writes a kernel body for a matmul: the block's view of its operands, the
 /// rings, then the main loop and the epilogue twice (for whole tiles and for
 /// any size), each with one of three k-loop shapes, a builder per shape:
@@ -393,7 +484,7 @@ public:
         stages(config.getStages()), bm(config.getBlockM()),
         bn(config.getBlockN()), bk(config.getBlockK()),
         splitK(config.getSplitK()),
-        workspaceParameter(splitK > 1 || transposed.anyKernel()) {}
+        workspaceParameter(splitK > 1 || transposed.anyCopyKernel()) {}
 
   void build() {
     Block &entry = kernel.getBody().front();
@@ -1480,14 +1571,18 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     if (general != type)
       operand = memref::CastOp::create(castBuilder, loc, general, operand);
   }
-  // Operands transposed by a kernel of their own (transpose_kernel): a
-  // launch of it writes the K-major copy into the workspace, and the GEMM
-  // is this matmul on the copies. The manifest describes the caller's
-  // operands (`source`), and its `transposes` the copies.
+  // Operands transposed by a kernel of their own (transpose_kernel), or
+  // copied as stored with their rows on 16 bytes (align_kernel): a launch
+  // of that kernel writes the copy into the workspace, and the GEMM is
+  // this matmul on the copies. The manifest describes the caller's
+  // operands (`source`), and its `transposes` and `aligned_copies` the
+  // copies.
   MatmulOp source = op;
   SmallVector<::tgemm::runtime::OperandTranspose> transposes;
   for (unsigned index : {0u, 1u}) {
-    if (!(index == 0 ? transposed.kernelA : transposed.kernelB))
+    bool transpose = index == 0 ? transposed.kernelA : transposed.kernelB;
+    bool align = index == 0 ? transposed.alignA : transposed.alignB;
+    if (!transpose && !align)
       continue;
     Value stored = operands[index];
     auto type = cast<MemRefType>(stored.getType());
@@ -1495,17 +1590,29 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     if (general != type)
       stored = memref::CastOp::create(castBuilder, loc, general, stored);
     SmallVector<int64_t> shape(type.getShape());
-    std::swap(shape[shape.size() - 2], shape.back());
+    if (transpose)
+      std::swap(shape[shape.size() - 2], shape.back());
     MemRefType copyType = generalStridedType(
         MemRefType::get(shape, type.getElementType(),
                         MemRefLayoutAttrInterface(), type.getMemorySpace()));
-    Value copy = TransposedCopyOp::create(castBuilder, loc, copyType, stored);
+    Value copy =
+        transpose
+            ? TransposedCopyOp::create(castBuilder, loc, copyType, stored)
+                  .getResult()
+            : AlignedCopyOp::create(castBuilder, loc, copyType, stored)
+                  .getResult();
+    int64_t bits = type.getElementTypeBitWidth();
     ::tgemm::TransposeKernelShape kernelShape =
-        ::tgemm::transposeKernelShape(type.getElementTypeBitWidth());
-    std::string name =
-        (baseName + (index == 0 ? "_transpose_a" : "_transpose_b")).str();
-    gpu::GPUFuncOp transpose =
-        buildTransposeKernel(kb, loc, name, general, copyType, kernelShape);
+        transpose ? ::tgemm::transposeKernelShape(bits)
+                  : ::tgemm::alignKernelShape(bits);
+    std::string name = (baseName + (transpose ? "_transpose_" : "_align_") +
+                        (index == 0 ? "a" : "b"))
+                           .str();
+    gpu::GPUFuncOp kernelOfCopy =
+        transpose
+            ? buildTransposeKernel(kb, loc, name, general, copyType,
+                                   kernelShape)
+            : buildAlignKernel(kb, loc, name, general, copyType, kernelShape);
     // Grid (ceil(C / cols), ceil(R / rows), batch) over the stored R x C.
     IndexMath hm{castBuilder, loc};
     unsigned first = type.getRank() - 2;
@@ -1519,7 +1626,7 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     Value one = hm.c(1);
     Value batch = type.getRank() == 3 ? blocks(0, 1) : one;
     gpu::LaunchFuncOp::create(
-        castBuilder, loc, transpose,
+        castBuilder, loc, kernelOfCopy,
         gpu::KernelDim3{blocks(first + 1, kernelShape.cols),
                         blocks(first, kernelShape.rows), batch},
         gpu::KernelDim3{hm.c(kernelShape.threads), one, one}, Value(),
@@ -1531,19 +1638,21 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
     entry.kernel = name;
     entry.tile = {kernelShape.rows, kernelShape.cols};
     entry.threads = kernelShape.threads;
+    entry.transpose = transpose;
     transposes.push_back(entry);
   }
   if (!transposes.empty()) {
-    // The GEMM on the copies: K-major, A row-major and B column-major.
+    // The GEMM on the copies: a transposed one K-major, A row-major and B
+    // column-major; an aligned one as stored.
     op = cast<MatmulOp>(castBuilder.clone(*source));
-    if (transposed.kernelA) {
+    if (transposed.kernelA || transposed.alignA)
       op.getAMutable().assign(operands[0]);
-      op.setLayoutA(Layout::Row);
-    }
-    if (transposed.kernelB) {
+    if (transposed.kernelB || transposed.alignB)
       op.getBMutable().assign(operands[1]);
+    if (transposed.kernelA)
+      op.setLayoutA(Layout::Row);
+    if (transposed.kernelB)
       op.setLayoutB(Layout::Col);
-    }
   }
   // The epilogue's operands follow C (packed: the verifier says so).
   llvm::append_range(operands, op.getEpilogueOperands());

@@ -80,7 +80,9 @@ CompiledKernel::CompiledKernel(const Device &device,
   // blocks of their own threads and no dynamic shared memory.
   for (const OperandTranspose &transpose : kernel.transposes) {
     CUfunction transposeFunction = module.function(transpose.kernel);
-    std::string what = "the transposing kernel '" + transpose.kernel +
+    std::string what = std::string(transpose.transpose ? "the transposing"
+                                                       : "the aligning") +
+                       " kernel '" + transpose.kernel +
                        "' of operand " + operandName(transpose.operand) +
                        " of kernel '" + kernel.name + "'";
     int transposeRegisters = 0, transposeMaxThreads = 0;
@@ -192,8 +194,8 @@ void CompiledKernel::launch(const LaunchDims &dims, KernelArgs &args,
     fail(ErrorKind::Input,
          "kernel '" + kernel.name + "' reads " +
              std::to_string(transposeFunctions.size()) +
-             " operands from transposed copies, but its arguments have " +
-             std::to_string(transposes.size()) + " transposing launches");
+             " operands from copies, but its arguments have " +
+             std::to_string(transposes.size()) + " copying launches");
   // Each copy, on the same stream, before the kernel that reads it.
   for (size_t i = 0; i < transposes.size(); ++i) {
     TransposeArgs &transpose = transposes[i];

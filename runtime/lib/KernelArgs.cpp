@@ -99,7 +99,7 @@ KernelArgs::KernelArgs(const KernelManifest &kernel,
                           addresses.epilogue[nextEpilogue++]);
       continue;
     }
-    // The caller's operand, or the transposed copy the kernel reads.
+    // The caller's operand, or the copy the kernel reads.
     OperandSource source =
         kernelOperand(kernel, storages, addresses, arg.operand);
     pushMatrix(paramValues, source.address, source.storage, arg.rank);

@@ -149,19 +149,27 @@ std::vector<uint64_t> resolveEpilogue(const KernelManifest &kernel,
 
 /// What the kernel uses its workspace for: "splits K into 4 parts", "reads
 /// B from a transposed copy", "splits K into 4 parts, reads A and B from
-/// transposed copies".
+/// transposed copies", "reads A from an aligned copy".
 std::string describeWorkspaceUse(const KernelManifest &kernel) {
   std::string text;
   if (kernel.config.splitK > 1)
     text = "splits K into " + std::to_string(kernel.config.splitK) + " parts";
-  if (!kernel.transposes.empty()) {
+  for (bool transpose : {true, false}) {
     std::string operands;
+    int count = 0;
     for (const OperandTranspose &t : kernel.transposes)
-      operands += std::string(operands.empty() ? "" : " and ") +
-                  (t.operand == Operand::A ? "A" : "B");
+      if (t.transpose == transpose) {
+        operands += std::string(operands.empty() ? "" : " and ") +
+                    (t.operand == Operand::A ? "A" : "B");
+        ++count;
+      }
+    if (!count)
+      continue;
+    const char *kind = transpose ? "transposed" : "aligned";
     text += std::string(text.empty() ? "" : ", ") + "reads " + operands +
-            (kernel.transposes.size() == 1 ? " from a transposed copy"
-                                           : " from transposed copies");
+            (count == 1 ? std::string(" from a") + (transpose ? " " : "n ") +
+                              kind + " copy"
+                        : std::string(" from ") + kind + " copies");
   }
   return text;
 }

@@ -733,64 +733,88 @@ private:
   }
 
   /// After readArgs: `"transposes"`, the operands the kernel reads from
-  /// transposed copies (version 7): A or B, each at most once, A's first,
-  /// each with its kernel, tile and block.
+  /// transposed copies (version 7), or (`transpose` false)
+  /// `"aligned_copies"`, those it reads from copies as stored with rows 16
+  /// bytes apart (version 8): A or B, each at most once in both lists, A's
+  /// first in each, each with its kernel, tile and block.
   void readTransposes(const JsonValue &v, const std::string &path,
-                      KernelManifest &k) const {
+                      KernelManifest &k, bool transpose) const {
+    const char *field_ = transpose ? "transposes" : "aligned_copies";
+    int since = transpose ? 7 : 8;
+    const char *copies = transpose ? "transposed copies" : "aligned copies";
     if (!v.isArray())
       fail(path, "expected an array, got " + describe(v));
-    if (!v.getArray().empty() && version < 7)
-      fail(path, "transposes need manifest version 7; this manifest is "
-                 "version " +
+    if (!v.getArray().empty() && version < since)
+      fail(path, std::string(field_) + " need manifest version " +
+                     std::to_string(since) + "; this manifest is version " +
                      std::to_string(version));
     for (size_t i = 0; i < v.getArray().size(); ++i) {
       const JsonValue &entry = v.getArray()[i];
       std::string p = index(path, i);
       expectObject(entry, p, {"operand", "kernel", "tile", "block"});
-      OperandTranspose transpose;
+      OperandTranspose copy;
+      copy.transpose = transpose;
       std::string operandPath = join(p, "operand");
       std::string name = readString(field(entry, p, "operand"), operandPath);
       if (name == "a")
-        transpose.operand = Operand::A;
+        copy.operand = Operand::A;
       else if (name == "b")
-        transpose.operand = Operand::B;
+        copy.operand = Operand::B;
       else
         fail(operandPath, "unknown operand '" + name +
                               "' (expected a or b: only A and B are read "
-                              "from transposed copies)");
-      for (size_t j = 0; j < k.transposes.size(); ++j) {
-        if (k.transposes[j].operand == transpose.operand)
-          fail(operandPath, "operand '" + name +
-                                "' is transposed twice (also " +
-                                index(path, j) + ")");
-        if (transpose.operand == Operand::A)
-          fail(operandPath, "operand 'a' comes after " + index(path, j) +
-                                "'s 'b'; A's transpose is listed first");
+                              "from " +
+                              copies + ")");
+      for (const OperandTranspose &other : k.transposes) {
+        if (other.operand != copy.operand)
+          continue;
+        if (other.transpose == transpose)
+          fail(operandPath, "operand '" + name + "' is listed twice");
+        fail(operandPath, "operand '" + name +
+                              "' is also in transposes: a transposed copy "
+                              "has its rows 16 bytes apart already");
       }
-      // Only what a family reads K-major only is copied: an 8-bit or
-      // 32-bit operand stored MN-major (A column-major, B row-major).
+      size_t ofThisList = 0;
+      for (const OperandTranspose &other : k.transposes)
+        if (other.transpose == transpose) {
+          if (copy.operand == Operand::A)
+            fail(operandPath, "operand 'a' comes after " +
+                                  index(path, ofThisList) +
+                                  "'s 'b'; A's copy is listed first");
+          ++ofThisList;
+        }
       const OperandSpec &spec =
-          transpose.operand == Operand::A ? k.gemm.a : k.gemm.b;
-      bool mnMajor = transpose.operand == Operand::A
-                         ? spec.layout == Layout::Col
-                         : spec.layout == Layout::Row;
-      if (!mnMajor)
-        fail(operandPath,
-             "operand '" + name + "' is stored K-major (layout " +
-                 (spec.layout == Layout::Row ? "row" : "col") +
-                 "): the kernel reads it as stored, not from a copy");
-      if (int bits = elementBits(spec.type); bits != 8 && bits != 32)
-        fail(operandPath, "operand '" + name + "' has " + std::to_string(bits) +
-                              "-bit elements; transposed copies are of 8-bit "
-                              "and 32-bit operands");
+          copy.operand == Operand::A ? k.gemm.a : k.gemm.b;
+      int bits = elementBits(spec.type);
+      if (transpose) {
+        // Only what a family reads K-major only is copied: an 8-bit or
+        // 32-bit operand stored MN-major (A column-major, B row-major).
+        bool mnMajor = copy.operand == Operand::A
+                           ? spec.layout == Layout::Col
+                           : spec.layout == Layout::Row;
+        if (!mnMajor)
+          fail(operandPath,
+               "operand '" + name + "' is stored K-major (layout " +
+                   (spec.layout == Layout::Row ? "row" : "col") +
+                   "): the kernel reads it as stored, not from a copy");
+        if (bits != 8 && bits != 32)
+          fail(operandPath, "operand '" + name + "' has " +
+                                std::to_string(bits) +
+                                "-bit elements; transposed copies are of "
+                                "8-bit and 32-bit operands");
+      } else if (bits < 8) {
+        fail(operandPath, "operand '" + name + "' has " +
+                              std::to_string(bits) +
+                              "-bit elements; aligned copies move whole "
+                              "elements of 8 bits or more");
+      }
+      const char *role = transpose ? "transposing" : "aligning";
       std::string kernelPath = join(p, "kernel");
-      transpose.kernel = readName(field(entry, p, "kernel"), kernelPath);
-      if (transpose.kernel == k.name)
-        fail(kernelPath, "'" + transpose.kernel +
-                             "' is the GEMM kernel itself; the transposing "
-                             "kernel is another function of its module");
-      transpose.tile =
-          readIntegers<2>(field(entry, p, "tile"), join(p, "tile"), 1);
+      copy.kernel = readName(field(entry, p, "kernel"), kernelPath);
+      if (copy.kernel == k.name)
+        fail(kernelPath, "'" + copy.kernel + "' is the GEMM kernel itself; the " +
+                             role + " kernel is another function of its module");
+      copy.tile = readIntegers<2>(field(entry, p, "tile"), join(p, "tile"), 1);
       std::string blockPath = join(p, "block");
       std::array<int64_t, 3> block =
           readIntegers<3>(field(entry, p, "block"), blockPath, 1);
@@ -799,19 +823,19 @@ private:
              "a block of more than 1024 threads cannot launch, got " +
                  std::to_string(block[0]));
       if (block[1] != 1 || block[2] != 1)
-        fail(blockPath, "a transposing kernel's block is [threads, 1, 1], "
-                        "got [" +
+        fail(blockPath, std::string("a ") + role +
+                            " kernel's block is [threads, 1, 1], got [" +
                             std::to_string(block[0]) + ", " +
                             std::to_string(block[1]) + ", " +
                             std::to_string(block[2]) + "]");
-      transpose.threads = block[0];
-      if (transpose.tile[0] * transpose.tile[1] % transpose.threads != 0)
+      copy.threads = block[0];
+      if (copy.tile[0] * copy.tile[1] % copy.threads != 0)
         fail(join(p, "tile"),
-             "a " + std::to_string(transpose.tile[0]) + "x" +
-                 std::to_string(transpose.tile[1]) +
+             "a " + std::to_string(copy.tile[0]) + "x" +
+                 std::to_string(copy.tile[1]) +
                  " tile is not a whole number of elements for each of the " +
-                 std::to_string(transpose.threads) + " threads");
-      k.transposes.push_back(transpose);
+                 std::to_string(copy.threads) + " threads");
+      k.transposes.push_back(copy);
     }
   }
 
@@ -846,7 +870,7 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
                          "grid",        "block",      "dynamic_shared_memory",
                          "requires",    "args",       "epilogue",
                          "tensor_maps", "persistent", "cluster",
-                         "transposes"});
+                         "transposes",  "aligned_copies"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));
@@ -925,7 +949,12 @@ KernelManifest ManifestReader::readKernel(const JsonValue &v,
   // Optional (version 7): absent (or empty) when the kernel reads every
   // operand where the caller stores it.
   if (const JsonValue *transposes = v.find("transposes"))
-    readTransposes(*transposes, join(path, "transposes"), k);
+    readTransposes(*transposes, join(path, "transposes"), k,
+                   /*transpose=*/true);
+  // Optional (version 8), likewise.
+  if (const JsonValue *aligned = v.find("aligned_copies"))
+    readTransposes(*aligned, join(path, "aligned_copies"), k,
+                   /*transpose=*/false);
   return k;
 }
 
@@ -1133,16 +1162,21 @@ JsonValue kernelManifestToJson(const KernelManifest &k) noexcept {
     kernel.push_back({"cluster", integer(k.cluster)});
   // Only when there are any, so that a kernel that reads its operands where
   // they are stored reads as before (and as a version-6 reader expects).
-  if (!k.transposes.empty()) {
-    std::vector<JsonValue> transposes;
+  // Each list only when it has entries, so that a kernel that reads its
+  // operands where they are stored reads as before (and as a version-6
+  // reader expects; aligned copies, version 7).
+  for (bool transpose : {true, false}) {
+    std::vector<JsonValue> copies;
     for (const OperandTranspose &t : k.transposes)
-      transposes.push_back(JsonValue::makeObject(
-          {{"operand", text(operandName(t.operand))},
-           {"kernel", text(t.kernel)},
-           {"tile", integers(t.tile)},
-           {"block", integers(std::array<int64_t, 3>{t.threads, 1, 1})}}));
-    kernel.push_back(
-        {"transposes", JsonValue::makeArray(std::move(transposes))});
+      if (t.transpose == transpose)
+        copies.push_back(JsonValue::makeObject(
+            {{"operand", text(operandName(t.operand))},
+             {"kernel", text(t.kernel)},
+             {"tile", integers(t.tile)},
+             {"block", integers(std::array<int64_t, 3>{t.threads, 1, 1})}}));
+    if (!copies.empty())
+      kernel.push_back({transpose ? "transposes" : "aligned_copies",
+                        JsonValue::makeArray(std::move(copies))});
   }
   return JsonValue::makeObject(std::move(kernel));
 }

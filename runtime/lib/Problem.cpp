@@ -195,11 +195,13 @@ TransposedCopy unplacedCopy(const KernelManifest &kernel, Operand operand,
   MatrixShape stored = storedShape(operand, spec.layout, shape);
   // Rows start on 16 bytes, as a tensor map's rows must.
   int64_t perChunk = 128 / elementBits(spec.type);
+  const OperandTranspose *entry = findTranspose(kernel, operand);
+  bool transpose = !entry || entry->transpose;
   TransposedCopy copy;
   copy.storage.batch = shape.batch;
-  copy.storage.rows = stored.cols;
-  copy.storage.cols = stored.rows;
-  copy.storage.ld = roundUp(stored.rows, perChunk);
+  copy.storage.rows = transpose ? stored.cols : stored.rows;
+  copy.storage.cols = transpose ? stored.rows : stored.cols;
+  copy.storage.ld = roundUp(copy.storage.cols, perChunk);
   copy.storage.batchStride = copy.storage.rows * copy.storage.ld;
   copy.storage.offset = 0;
   // resolveShape bounds batch x R x C by 2^48; the padding adds less than
@@ -227,8 +229,7 @@ TransposedCopy transposedCopy(const KernelManifest &kernel, Operand operand,
   if (!findTranspose(kernel, operand))
     fail(ErrorKind::Input, "kernel '" + kernel.name + "' reads " +
                                operandName(operand) +
-                               " where it is stored, not from a transposed "
-                               "copy");
+                               " where it is stored, not from a copy");
   // Split K's part first, then A's copy, then B's.
   int64_t offset = roundUp(splitKBytes(kernel, shape), 256);
   if (operand == Operand::B && findTranspose(kernel, Operand::A))
@@ -254,7 +255,8 @@ LaunchDims computeTransposeLaunch(const KernelManifest &kernel,
   for (int i = 0; i < 3; ++i) {
     if (grid[i] > maxGrid[i])
       fail(ErrorKind::Unsupported,
-           "the transposing kernel '" + transpose.kernel + "' of operand " +
+           std::string(transpose.transpose ? "the transposing" : "the aligning") +
+               " kernel '" + transpose.kernel + "' of operand " +
                operandName(transpose.operand) + " needs grid." + axes[i] +
                " = " + std::to_string(grid[i]) + ", beyond CUDA's limit of " +
                std::to_string(maxGrid[i]) + " for shape " + shape.str());

@@ -195,8 +195,8 @@ TensorMaps::TensorMaps(const Device *device, const KernelManifest &kernel,
   std::vector<CUtensorMap> encoded; // CUtensorMap is 128-byte aligned
   std::vector<size_t> slots;
   for (const TensorMapArg &map : kernel.tensorMaps) {
-    // The storage the kernel reads: an operand of `transposes` is read
-    // from its copy in the workspace.
+    // The storage the kernel reads: an operand of `transposes` or
+    // `aligned_copies` is read from its copy in the workspace.
     OperandSource source =
         kernelOperand(kernel, storages, addresses, map.operand);
     // The memref's element type is what lies in memory (f32 for tf32).

@@ -165,6 +165,16 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
                      "across 1024 rows or more, or sizes known only at "
                      "launch)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool, FlagOptionParser> alignKernel{
+      *this, "align-kernel",
+      llvm::cl::desc("Schedule: copy an operand whose rows the IR places "
+                     "less than 16-byte aligned (an odd f16 leading "
+                     "dimension, say) with a kernel launched before the "
+                     "GEMM into the workspace with aligned rows, instead of "
+                     "reading it in place with narrower copies (not given: "
+                     "where the GEMM reuses the operand across 1024 rows or "
+                     "columns or more, or sizes known only at launch)"),
+      llvm::cl::init(false)};
   PassOptions::Option<unsigned> optLevel{
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level of the NVPTX back end"),

@@ -40,6 +40,10 @@ struct Problem {
   bool rowA = true;  // A stored M x K (else K x M)
   bool rowB = false; // B stored K x N (else N x K)
   int64_t batch = 1, m = kDynamicSize, n = kDynamicSize, k = kDynamicSize;
+  /// The leading dimension of A's and B's storage (elements between row
+  /// starts) where the IR fixes it: a packed operand of static shape (its
+  /// stored cols) or a static stride; kDynamicSize where the launch gives it.
+  int64_t ldA = kDynamicSize, ldB = kDynamicSize;
   double alpha = 1.0, beta = 0.0;
   /// The fused epilogue's steps (runtime/Epilogue.h), in order, and the
   /// element type of each operand they read.
@@ -102,6 +106,11 @@ struct Schedule {
   /// are transposed by a kernel launched before the GEMM into the
   /// workspace; the GEMM reads the K-major copy (TransposePlan).
   bool transposeKernel = false;
+  /// Every family: an operand whose rows the IR places less than 16 bytes
+  /// apart in alignment (Problem::ldA, ldB) is first copied, as stored, by
+  /// a kernel of its own into the workspace with rows 16 bytes apart, and
+  /// the GEMM reads that copy (TMA, 16-byte cp.async) (TransposePlan).
+  bool alignKernel = false;
 };
 
 /// The bulk store of C's tile (`tma_store`): each storing warp writes
@@ -154,13 +163,20 @@ Problem ringProblem(const Problem &p, Family family);
 /// copies with cp.async. With the schedule's `transposeKernel` they are
 /// instead transposed before the GEMM by a kernel of their own
 /// (`kernelA`, `kernelB`), into the launch's workspace, and the GEMM reads
-/// those K-major copies: `a` and `b` are then false.
+/// those K-major copies: `a` and `b` are then false. With the schedule's
+/// `alignKernel`, an operand read as stored whose rows do not start on 16
+/// bytes (rowsMisaligned) is copied as stored by a kernel of its own
+/// (`alignA`, `alignB`) into the workspace with rows on 16 bytes.
 struct TransposePlan {
   bool a = false, b = false;
   bool staged = false;
   bool kernelA = false, kernelB = false;
+  bool alignA = false, alignB = false;
   bool any() const { return a || b; }
   bool anyKernel() const { return kernelA || kernelB; }
+  /// Whether a kernel launched before the GEMM writes a copy of A or B
+  /// into the workspace (transposed or aligned).
+  bool anyCopyKernel() const { return anyKernel() || alignA || alignB; }
 };
 /// The tile of the stored operand (rows x cols) one block of the
 /// transposing kernel moves, and its threads, for `bits`-bit elements.
@@ -168,6 +184,24 @@ struct TransposeKernelShape {
   int64_t rows, cols, threads;
 };
 TransposeKernelShape transposeKernelShape(int64_t bits);
+/// Whether the rows of `p`'s A (`isA`) or B are fixed by the IR to start
+/// at a multiple of fewer than 16 bytes (Problem::ldA, ldB): what neither
+/// a tensor map nor a 16-byte cp.async can read.
+bool rowsMisaligned(const Problem &p, bool isA);
+/// The aligning kernel's tile of the stored operand and its threads: each
+/// thread copies rows x cols / threads elements, its loads all issued
+/// before its stores, one element each (the source rows allow no wider
+/// access), lanes along a row.
+TransposeKernelShape alignKernelShape(int64_t bits);
+/// Whether `p`'s misaligned operands are better copied by the aligning
+/// kernel (`alignKernel`) than read in place (the selection's
+/// `align-kernel=auto`): where some operand's rows are misaligned and the
+/// GEMM reuses each such operand across at least kTransposeKernelMinReuse
+/// rows or columns of C (as prefersTransposeKernel; the copy reads and
+/// writes it once more), whatever the family: in place its rows are read
+/// with narrower copies, element by element at 2-byte alignment, and
+/// wgmma's producer gets no tensor map.
+bool prefersAlignKernel(const Problem &p, Family family);
 /// The transposing kernel's registers per thread (`.maxnreg`): ptxas's own
 /// choice of 32 spills (measured), it takes 38 under this bound, which
 /// leaves headroom and still lets 4 blocks of 256 threads share an SM.
@@ -233,20 +267,22 @@ Schedule defaultSchedule(Family family, const TileConfig &config,
 /// store only where C's tile stores in whole boxes and the epilogue reads
 /// no memory. Each knob in `keep` is left as `measured` has it (given by
 /// the user). Where `family` would copy an MN-major operand by a kernel of
-/// its own, `transposeKernel` says whether it does.
+/// its own, `transposeKernel` says whether it does; where it could copy a
+/// misaligned operand by a kernel of its own, `alignKernel`.
 struct ScheduleKnobs {
   bool persistent = false, cluster = false, tmaStore = false;
 };
-enum class TransposeKernelChoice {
-  AsMeasured, // `measured`'s transposeKernel
-  Auto,       // prefersTransposeKernel
+enum class CopyKernelChoice {
+  AsMeasured, // `measured`'s transposeKernel (alignKernel)
+  Auto,       // prefersTransposeKernel (prefersAlignKernel)
   Always,
   Never,
 };
-Schedule fitSchedule(
-    const Problem &p, Family family, const TileConfig &config,
-    Schedule measured, ScheduleKnobs keep = {},
-    TransposeKernelChoice transposeKernel = TransposeKernelChoice::AsMeasured);
+Schedule fitSchedule(const Problem &p, Family family, const TileConfig &config,
+                     Schedule measured, ScheduleKnobs keep = {},
+                     CopyKernelChoice transposeKernel =
+                         CopyKernelChoice::AsMeasured,
+                     CopyKernelChoice alignKernel = CopyKernelChoice::AsMeasured);
 
 /// A chip and the instruction family that computes on it.
 struct Target {

@@ -47,7 +47,7 @@ struct TunedConfig {
     std::optional<int64_t> padding, cluster;
     std::optional<bool> asyncCopy, ldmatrix, refillAfterMma, interleaveCopies,
         prefetchFragments, warpSpecialize, tma, setmaxnreg, persistent,
-        tmaStore, transposeKernel;
+        tmaStore, transposeKernel, alignKernel;
   } options;
   double tflops = 0; // what it reached there (for reports only)
 

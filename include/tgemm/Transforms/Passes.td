@@ -187,6 +187,16 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     `transpose-kernel=tuned` does as the entry or the family's default
     schedule says. The entry's persistent grid and cluster are kept only
     where the schedule allows them (`tgemm::fitSchedule`).
+
+    An operand whose rows the IR places at a multiple of fewer than 16
+    bytes (a packed f16 operand with an odd leading dimension, say) is
+    read in place with narrower copies (and, in wgmma, without tensor
+    maps), or, with `align_kernel`, copied as stored by a kernel of its
+    own before the GEMM into the workspace with rows 16 bytes apart.
+    `align-kernel=auto`, the default, takes the kernel where the GEMM
+    reuses each such operand across 1024 rows or columns of C or more, or
+    a size known only at launch (`tgemm::prefersAlignKernel`); `true`,
+    `false` and `tuned` as for `transpose-kernel`.
   }];
   let options = [
     Option<"database", "database", "std::string", /*default=*/"\"\"",
@@ -210,6 +220,13 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
            "where the GEMM reuses them enough (auto, the default; "
            "tgemm::prefersTransposeKernel), or as the tuned entry or the "
            "family's default schedule says (tuned)">,
+    Option<"alignKernel", "align-kernel", "std::string",
+           /*default=*/"\"auto\"",
+           "Operands whose rows lie less than 16-byte aligned: read in "
+           "place (false), copied with aligned rows by a kernel of their "
+           "own (true), by one where the GEMM reuses them enough (auto, the "
+           "default; tgemm::prefersAlignKernel), or as the tuned entry or "
+           "the family's default schedule says (tuned)">,
   ];
 }
 
@@ -352,6 +369,10 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
            "wgmma: transpose MN-major 8-bit and tf32 operands with a kernel "
            "launched before the GEMM, into the workspace (tiling only: it "
            "adds that kernel)">,
+    Option<"alignKernel", "align-kernel", "bool", /*default=*/"false",
+           "Copy operands whose rows are less than 16-byte aligned, as "
+           "stored, with a kernel launched before the GEMM into the "
+           "workspace with aligned rows (tiling only: it adds that kernel)">,
   ];
 }
 

@@ -111,7 +111,7 @@ LogicalResult ScheduleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                    bool, bool, bool, bool, bool,
                                    ::tgemm::Swizzle, int64_t padding, bool,
                                    bool, bool, bool, int64_t cluster, bool,
-                                   bool) {
+                                   bool, bool) {
   if (::tgemm::Verdict v = ::tgemm::checkPadding(padding))
     return emitError() << v->message;
   if (::tgemm::Verdict v = ::tgemm::checkCluster(cluster))

@@ -262,6 +262,20 @@ static int64_t toProblemSize(int64_t size) {
   p.m = toProblemSize(op.getStaticM());
   p.n = toProblemSize(op.getStaticN());
   p.k = toProblemSize(op.getStaticK());
+  // A static row stride: a packed operand's stored cols, or its layout's.
+  auto leadingDimension = [](Value operand) -> int64_t {
+    auto type = cast<MemRefType>(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (type.getRank() < 2 ||
+        failed(type.getStridesAndOffset(strides, offset)))
+      return ::tgemm::kDynamicSize;
+    return toProblemSize(strides[strides.size() - 2]);
+  };
+  if (isa<MemRefType>(op.getA().getType()))
+    p.ldA = leadingDimension(op.getA());
+  if (isa<MemRefType>(op.getB().getType()))
+    p.ldB = leadingDimension(op.getB());
   p.alpha = op.getAlphaValue();
   p.beta = op.getBetaValue();
   p.epilogue = getEpilogueSteps(op.getEpilogueAttr());
@@ -642,6 +656,35 @@ LogicalResult TransposedCopyOp::verify() {
                             "expected shape "
                          << shapeText(expected) << ", got "
                          << shapeText(result.getShape());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(result.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 ||
+      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
+                   [](int64_t s) { return !ShapedType::isDynamic(s); }) ||
+      !ShapedType::isDynamic(offset))
+    return emitOpError() << "the copy's strides and offset are the runtime's: "
+                            "expected strided<[?, ..., 1], offset: ?>, got "
+                         << result;
+  return success();
+}
+
+LogicalResult AlignedCopyOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "the copy has the source's rank ("
+                         << source.getRank() << "), got " << result.getRank();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "the copy has the source's element type ("
+                         << source.getElementType() << "), got "
+                         << result.getElementType();
+  if (source.getElementTypeBitWidth() < 8)
+    return emitOpError() << "copies whole bytes: elements of 8 bits or more, "
+                            "got "
+                         << source.getElementType();
+  if (failed(verifyCompatibleShape(source.getShape(), result.getShape())))
+    return emitOpError() << "the copy has the source's shape";
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(result.getStridesAndOffset(strides, offset)) ||

@@ -41,8 +41,9 @@ namespace tgemm::runtime {
 /// and grid x's `times`); an older manifest has none and still reads.
 /// Version 7 added transposed operand copies (`transposes`, and the
 /// workspace parameter of a kernel that has them); an older manifest has
-/// none and still reads.
-constexpr int kManifestVersion = 7;
+/// none and still reads. Version 8 added aligned operand copies
+/// (`aligned_copies`); an older manifest has none and still reads.
+constexpr int kManifestVersion = 8;
 /// The oldest version this runtime reads.
 constexpr int kOldestManifestVersion = 2;
 /// The most parts split K takes (`#tgemm.config`'s limit).
@@ -125,15 +126,21 @@ struct TileConfig {
   int64_t splitK = 1;
 };
 
-/// An operand the GEMM kernel reads from a transposed copy (version 7).
+/// An operand the GEMM kernel reads from a copy in its workspace, which a
+/// kernel of the same module writes before each launch: transposed
+/// (`transposes`, version 7) or as stored with its rows 16 bytes apart
+/// (`aligned_copies`, version 8).
 struct OperandTranspose {
   Operand operand = Operand::B; // a or b
-  /// The transposing kernel, a function of the same module.
+  /// The transposing (aligning) kernel, a function of the same module.
   std::string kernel;
-  /// [rows, cols] of the stored operand one block of it transposes.
+  /// [rows, cols] of the stored operand one block of it copies.
   std::array<int64_t, 2> tile = {64, 64};
   /// Threads of its block (block = [threads, 1, 1]).
   int64_t threads = 256;
+  /// Whether the copy is transposed (`transposes`) or as stored with its
+  /// rows 16 bytes apart (`aligned_copies`, version 8).
+  bool transpose = true;
 };
 
 struct KernelManifest {
@@ -179,12 +186,13 @@ struct KernelManifest {
   /// blocks per tile column (its `times`), grid y the bands of `cluster`
   /// tile-rows; a persistent kernel's launch grid is whole clusters.
   int64_t cluster = 1;
-  /// Operands read from transposed copies in the workspace (version 7),
-  /// at most one per operand, A's first. Before each launch of the GEMM
-  /// kernel, each entry's kernel copies the caller's operand, stored the
-  /// other way, into the workspace (transposedCopy, in Problem.h), and the
-  /// GEMM kernel reads that copy instead: its descriptor and tensor map
-  /// describe the copy.
+  /// Operands read from copies in the workspace: transposed (version 7) or
+  /// aligned (`transpose` false, version 8), at most one per operand, A's
+  /// first among each kind. Before each launch of the GEMM kernel, each
+  /// entry's kernel copies the caller's operand, stored the other way or
+  /// as stored with rows 16 bytes apart, into the workspace (transposedCopy,
+  /// in Problem.h), and the GEMM kernel reads that copy instead: its
+  /// descriptor and tensor map describe the copy.
   std::vector<OperandTranspose> transposes;
 };
 

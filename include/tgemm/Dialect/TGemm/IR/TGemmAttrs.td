@@ -190,7 +190,15 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       row-major) is transposed by a kernel of its own, launched before the
       GEMM, into the launch's workspace, and the GEMM reads that K-major
       copy (the manifest's `transposes`); otherwise the GEMM transposes it
-      on its way into shared memory.
+      on its way into shared memory;
+    - `align_kernel` (false): every family: an operand whose rows the IR
+      places at a multiple of fewer than 16 bytes (a packed operand of
+      static shape, or a static stride: f16 with an odd leading dimension,
+      say) is copied as stored by a kernel of its own, launched before the
+      GEMM, into the launch's workspace with rows 16 bytes apart, and the
+      GEMM reads that copy with tensor maps or 16-byte cp.async (the
+      manifest's `aligned_copies`); otherwise the GEMM reads it in place
+      with narrower copies.
 
     ```mlir
     #tgemm.schedule<refill_after_mma = true, swizzle = pad>
@@ -210,7 +218,8 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
     TGemm_FlagParameter<"false">:$persistent,
     DefaultValuedParameter<"int64_t", "1", "blocks per cluster">:$cluster,
     TGemm_FlagParameter<"false">:$tma_store,
-    TGemm_FlagParameter<"false">:$transpose_kernel
+    TGemm_FlagParameter<"false">:$transpose_kernel,
+    TGemm_FlagParameter<"false">:$align_kernel
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
@@ -219,7 +228,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
                    s.prefetchFragments, s.asyncCopy, s.ldmatrix, s.swizzle,
                    s.padding, s.warpSpecialize, s.tma, s.setMaxRegisters,
                    s.persistent, s.cluster, s.tmaStore,
-                   s.transposeKernel);
+                   s.transposeKernel, s.alignKernel);
     }]>
   ];
   let genVerifyDecl = 1;
@@ -229,7 +238,7 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
               getPrefetchFragments(), getAsyncCopy(), getLdmatrix(),
               getSwizzle(), getPadding(), getWarpSpecialize(), getTma(),
               getSetmaxnreg(), getPersistent(), getCluster(),
-              getTmaStore(), getTransposeKernel()};
+              getTmaStore(), getTransposeKernel(), getAlignKernel()};
     }
     static constexpr ::llvm::StringLiteral getAttrName() { return "tgemm.schedule"; }
   }];

@@ -588,8 +588,9 @@ def TGemm_WorkspaceOp : TGemm_Op<"workspace", [Pure]> {
     On the host side of a launch: the device memory the caller of the
     launch provides for a split-K kernel (`split_k = S`: its semaphores,
     zeroed before its first launch, which each launch leaves at 0, and its
-    parts) and for transposed copies of operands (`tgemm.transposed_copy`,
-    which each launch writes first; `parts 1` when K is not split). `c` is
+    parts) and for transposed and aligned copies of operands
+    (`tgemm.transposed_copy`, `tgemm.aligned_copy`, which each launch
+    writes first; `parts 1` when K is not split). `c` is
     the GEMM's C; the manifest gives the layout (`docs/manifest.md`).
     tgemm does not lower it: the runtime allocates it.
 
@@ -620,6 +621,33 @@ def TGemm_TransposedCopyOp : TGemm_Op<"transposed_copy", [Pure]> {
     ```mlir
     %bt = tgemm.transposed_copy %B
         : memref<4096x2048xi8> -> memref<2048x4096xi8, strided<[?, 1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[AnyType], [2, 3]>:$source);
+  let results = (outs MemRefRankOf<[AnyType], [2, 3]>:$result);
+  let assemblyFormat = [{
+    $source attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def TGemm_AlignedCopyOp : TGemm_Op<"aligned_copy", [Pure]> {
+  let summary = "An operand as stored, rows 16 bytes apart, in the launch's workspace";
+  let description = [{
+    On the host side of a launch: `source` (a matrix, or a batch of them)
+    with the same rows and columns, in the workspace the caller of the
+    launch provides, its rows starting 16 bytes apart (the leading
+    dimension rounded up), so that a tensor map and 16-byte cp.async can
+    read them. An aligning kernel launched before the GEMM writes it (the
+    tile pass adds both, with the schedule's `align_kernel`, for an operand
+    whose rows the IR places at a multiple of fewer than 16 bytes), and the
+    GEMM reads the copy. tgemm does not lower it: the manifest's
+    `aligned_copies` say where the copy lies (`docs/manifest.md`), and the
+    runtime places it there.
+
+    ```mlir
+    %a16 = tgemm.aligned_copy %A
+        : memref<4095x999xf16> -> memref<4095x999xf16, strided<[?, 1], offset: ?>>
     ```
   }];
   let arguments = (ins MemRefRankOf<[AnyType], [2, 3]>:$source);
