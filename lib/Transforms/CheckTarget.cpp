@@ -59,6 +59,35 @@ struct CheckTargetPass
     };
     report("A", p.a, p.rowA, "stored K x M");
     report("B", p.b, !p.rowB, "stored K x N");
+    // Rows the IR places less than 16-byte aligned.
+    auto reportRows = [&](StringRef name, bool isA) {
+      if (!::tgemm::rowsMisaligned(p, isA))
+        return;
+      int64_t ld = isA ? p.ldA : p.ldB;
+      ::tgemm::ElemKind type = isA ? p.a : p.b;
+      int64_t rowBytes = ld * ::tgemm::bitWidth(type) / 8;
+      int64_t alignment = rowBytes & -rowBytes;
+      InFlightDiagnostic remark = op.emitRemark();
+      remark << name << " (" << ::tgemm::ptxName(type) << ") has rows " << ld
+             << " elements apart, aligned to " << alignment
+             << (alignment == 1 ? " byte: " : " bytes: ");
+      if (isA ? plan.alignA : plan.alignB) {
+        remark << "a kernel launched before the GEMM copies it into the "
+                  "workspace with rows on 16 bytes (align_kernel), and the "
+               << ::tgemm::loweringName(target.family)
+               << " lowering reads that copy";
+        return;
+      }
+      if (isA ? plan.kernelA : plan.kernelB)
+        return; // the transposed copy's rows are aligned
+      remark << "the " << ::tgemm::loweringName(target.family)
+             << " lowering reads it in place with narrower copies"
+             << (target.family == ::tgemm::Family::Wgmma
+                     ? " and without tensor maps"
+                     : "");
+    };
+    reportRows("A", true);
+    reportRows("B", false);
   }
 
   void runOnOperation() override {

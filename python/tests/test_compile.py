@@ -77,7 +77,7 @@ def test_wmma_lowering(example, name, chip, mma, wmma):
 def test_manifest_fields(example):
     kernel = tgemm.compile(example("gemm-f16-f32.mlir"), "ptx", "sm_90")
     manifest = kernel.manifest
-    assert manifest["version"] == 7
+    assert manifest["version"] == 8
     [k] = manifest["kernels"]
     assert k["name"] == "gemm_f16_f32_kernel"
     assert k["module"] == "gemm_f16_f32_module"

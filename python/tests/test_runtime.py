@@ -114,12 +114,12 @@ def test_bad_manifests(tmp_path):
         runtime.run(GEMM_PTX, os.path.join(RUNTIME_INPUTS, "truncated.json"))
     with pytest.raises(tgemm.RunError,
                        match="<manifest>: version: unsupported manifest "
-                             "version 8"):
-        with open(os.path.join(RUNTIME_INPUTS, "version8.json")) as f:
+                             "version 9"):
+        with open(os.path.join(RUNTIME_INPUTS, "version9.json")) as f:
             runtime.run(GEMM_PTX, json.load(f))
     with pytest.raises(tgemm.RunError,
                        match="<manifest>: version: manifest version 1 is "
-                             "older than this runtime's 7"):
+                             "older than this runtime's 8"):
         with open(os.path.join(RUNTIME_INPUTS, "version1.json")) as f:
             runtime.run(GEMM_PTX, json.load(f))
 

@@ -249,6 +249,10 @@ class Launcher:
         # transposing kernels write into the workspace before each launch.
         self.transposed = [t.get("operand", "?").upper()
                            for t in self.entry.get("transposes", [])]
+        # Those it reads from copies as stored with aligned rows, which its
+        # aligning kernels write likewise.
+        self.aligned = [t.get("operand", "?").upper()
+                        for t in self.entry.get("aligned_copies", [])]
 
     def _handle(self, device):
         with self._lock:
@@ -308,7 +312,8 @@ class Launcher:
         like c; each contiguous, of the manifest's type, on c's device.
 
         A kernel that splits K (`split_k` > 1) or reads an operand from a
-        transposed copy (`transposes`) needs a workspace: with torch
+        transposed or aligned copy (`transposes`, `aligned_copies`) needs a
+        workspace: with torch
         tensors the launcher keeps a zeroed one per device and stream;
         otherwise pass `workspace`, a zeroed CUDA buffer (uint8, or anything
         with __cuda_array_interface__ or __dlpack__) of at least
@@ -366,7 +371,7 @@ class Launcher:
         args.epilogue = addresses
         args.num_epilogue = len(epilogue_ops)
         handle = self._handle(device)
-        if self.split_k > 1 or self.transposed:
+        if self.split_k > 1 or self.transposed or self.aligned:
             self._set_workspace(handle, args, device, ops, workspace)
         status = self._rt.lib.tgemm_rt_launch(handle, ctypes.byref(args))
         if status != 0:
@@ -429,7 +434,8 @@ class Launcher:
 
     def workspace_bytes(self, m, n, k, batch=0, device=0):
         """Bytes of the workspace a launch of this size needs (0 unless the
-        kernel splits K or reads an operand from a transposed copy)."""
+        kernel splits K or reads an operand from a transposed or aligned
+        copy)."""
         args = _LaunchArgs()
         args.m, args.n, args.k, args.batch = m, n, k, batch
         return self._workspace_bytes(self._handle(device), args)
@@ -458,11 +464,13 @@ class Launcher:
             uses = []
             if self.split_k > 1:
                 uses.append("splits K into %d parts" % self.split_k)
-            if self.transposed:
-                uses.append("reads %s from %s" % (
-                    " and ".join(self.transposed),
-                    "a transposed copy" if len(self.transposed) == 1
-                    else "transposed copies"))
+            for operands, kind, one in ((self.transposed, "transposed", "a"),
+                                        (self.aligned, "aligned", "an")):
+                if operands:
+                    uses.append("reads %s from %s" % (
+                        " and ".join(operands),
+                        "%s %s copy" % (one, kind) if len(operands) == 1
+                        else "%s copies" % kind))
             raise ValueError(
                 "kernel %r %s and needs a workspace of %d bytes: pass "
                 "workspace=, a zeroed CUDA byte buffer" % (

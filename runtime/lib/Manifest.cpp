@@ -765,24 +765,27 @@ private:
                               "' (expected a or b: only A and B are read "
                               "from " +
                               copies + ")");
-      for (const OperandTranspose &other : k.transposes) {
-        if (other.operand != copy.operand)
-          continue;
-        if (other.transpose == transpose)
-          fail(operandPath, "operand '" + name + "' is listed twice");
-        fail(operandPath, "operand '" + name +
-                              "' is also in transposes: a transposed copy "
-                              "has its rows 16 bytes apart already");
-      }
       size_t ofThisList = 0;
-      for (const OperandTranspose &other : k.transposes)
-        if (other.transpose == transpose) {
-          if (copy.operand == Operand::A)
-            fail(operandPath, "operand 'a' comes after " +
-                                  index(path, ofThisList) +
-                                  "'s 'b'; A's copy is listed first");
-          ++ofThisList;
+      for (const OperandTranspose &other : k.transposes) {
+        if (other.transpose != transpose) {
+          if (other.operand == copy.operand)
+            fail(operandPath, "operand '" + name +
+                                  "' is also in transposes: a transposed "
+                                  "copy has its rows 16 bytes apart already");
+          continue;
         }
+        if (other.operand == copy.operand)
+          fail(operandPath, "operand '" + name + "' is " +
+                                (transpose ? "transposed" : "copied") +
+                                " twice (also " + index(path, ofThisList) +
+                                ")");
+        if (copy.operand == Operand::A)
+          fail(operandPath, "operand 'a' comes after " +
+                                index(path, ofThisList) + "'s 'b'; A's " +
+                                (transpose ? "transpose" : "copy") +
+                                " is listed first");
+        ++ofThisList;
+      }
       const OperandSpec &spec =
           copy.operand == Operand::A ? k.gemm.a : k.gemm.b;
       int bits = elementBits(spec.type);
@@ -823,7 +826,7 @@ private:
              "a block of more than 1024 threads cannot launch, got " +
                  std::to_string(block[0]));
       if (block[1] != 1 || block[2] != 1)
-        fail(blockPath, std::string("a ") + role +
+        fail(blockPath, std::string(transpose ? "a " : "an ") + role +
                             " kernel's block is [threads, 1, 1], got [" +
                             std::to_string(block[0]) + ", " +
                             std::to_string(block[1]) + ", " +

@@ -108,15 +108,15 @@ struct BadManifest {
 // Each replaces one piece of the example manifest and names the message
 // the reader must give.
 const BadManifest kBadManifests[] = {
-    {R"("version": 2)", R"("version": 8)", ErrorKind::Input,
-     "manifest.json: version: unsupported manifest version 8; this runtime "
-     "reads versions 2 to 7"},
+    {R"("version": 2)", R"("version": 9)", ErrorKind::Input,
+     "manifest.json: version: unsupported manifest version 9; this runtime "
+     "reads versions 2 to 8"},
     {R"("version": 2)", R"("version": 0)", ErrorKind::Input,
      "manifest.json: version: unsupported manifest version 0; this runtime "
-     "reads versions 2 to 7"},
+     "reads versions 2 to 8"},
     {R"("version": 2)", R"("version": 1)", ErrorKind::Input,
      "manifest.json: version: manifest version 1 is older than this "
-     "runtime's 7 (version 2 adds \"tensor_maps\"): recompile the kernel "
+     "runtime's 8 (version 2 adds \"tensor_maps\"): recompile the kernel "
      "with this tgemm"},
     {R"("version": 2,)", "", ErrorKind::Input,
      "manifest.json: missing field 'version'"},
@@ -608,7 +608,7 @@ TEST(manifestTensorMapsRoundTrip) {
   // A kernel without tensor maps is written without the field.
   std::string plain = writeManifest(parse(withTensorMaps("[]")));
   EXPECT_TRUE(plain.find("tensor_maps") == std::string::npos);
-  EXPECT_TRUE(plain.find("\"version\": 7") != std::string::npos);
+  EXPECT_TRUE(plain.find("\"version\": 8") != std::string::npos);
   // The partial reader (a kernel not yet compiled) takes them too.
   KernelManifest k = a;
   k.lowering.clear();
@@ -1072,7 +1072,8 @@ TEST(manifestRejectsBadPersistent) {
                "kernels[0]: unknown field 'persistant' (expected name, "
                "module, lowering, chip, problem, a, b, c, acc, alpha, beta, "
                "config, grid, block, dynamic_shared_memory, requires, args, "
-               "epilogue, tensor_maps, persistent, cluster, transposes)");
+               "epilogue, tensor_maps, persistent, cluster, transposes, "
+               "aligned_copies)");
 }
 
 namespace {
@@ -1146,7 +1147,7 @@ TEST(manifestPersistentRoundTrip) {
   Manifest m = parse(persistentManifest());
   std::string written = writeManifest(m);
   EXPECT_TRUE(written.find("\"persistent\": true") != std::string::npos);
-  EXPECT_TRUE(written.find("\"version\": 7") != std::string::npos);
+  EXPECT_TRUE(written.find("\"version\": 8") != std::string::npos);
   JsonValue kernel = kernelManifestToJson(m.kernels[0]);
   const JsonValue *persistent = kernel.find("persistent");
   EXPECT_TRUE(persistent && persistent->isBool() && persistent->getBool());
@@ -1238,7 +1239,7 @@ TEST(manifestTransposes) {
 TEST(manifestTransposesRoundTrip) {
   Manifest m = parse(tgemm::test::transposeManifest());
   std::string written = writeManifest(m);
-  EXPECT_TRUE(written.find("\"version\": 7") != std::string::npos);
+  EXPECT_TRUE(written.find("\"version\": 8") != std::string::npos);
   // After "cluster" would be (the kernel has none), the last field.
   JsonValue kernel = kernelManifestToJson(m.kernels[0]);
   EXPECT_EQ(kernel.getObject().back().first, std::string("transposes"));
@@ -1288,6 +1289,105 @@ TEST(manifestTransposesRoundTrip) {
                                          error));
   EXPECT_TRUE(error.find("transposes[0].kernel: expected a non-empty name") !=
               std::string::npos);
+}
+
+namespace {
+/// The transpose manifest (version 8) with its entry moved to
+/// "aligned_copies" as `list`, and A and B of a layout the kernel reads as
+/// stored.
+std::string withAlignedCopies(const std::string &list) {
+  std::string text = REPLACE(
+      REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
+              R"("version": 8)"),
+      std::string("\"transposes\": [") + kTransposeEntry + "]",
+      "\"aligned_copies\": " + list);
+  return REPLACE(text, R"("b": {"type": "s8", "layout": "row"})",
+                 R"("b": {"type": "s8", "layout": "col"})");
+}
+} // namespace
+
+TEST(manifestAlignedCopies) {
+  const KernelManifest k =
+      parse(withAlignedCopies(
+                R"([{"operand": "a", "kernel": "al_a", "tile": [16, 256], "block": [256, 1, 1]},
+                    {"operand": "b", "kernel": "al_b", "tile": [16, 256], "block": [256, 1, 1]}])"))
+          .kernels[0];
+  EXPECT_EQ(k.transposes.size(), size_t(2));
+  EXPECT_TRUE(k.transposes[0].operand == Operand::A);
+  EXPECT_TRUE(!k.transposes[0].transpose);
+  EXPECT_TRUE(!k.transposes[1].transpose);
+  EXPECT_EQ(k.transposes[1].kernel, std::string("al_b"));
+  EXPECT_TRUE(findTranspose(k, Operand::B) == &k.transposes[1]);
+  // Written back under "aligned_copies", and read again alike.
+  Manifest m;
+  m.kernels.push_back(k);
+  std::string written = writeManifest(m);
+  EXPECT_TRUE(written.find("\"aligned_copies\"") != std::string::npos);
+  EXPECT_TRUE(written.find("\"transposes\"") == std::string::npos);
+  EXPECT_EQ(writeManifest(parse(written)), written);
+  // Beside a transposed copy of the other operand (B row-major s8).
+  KernelManifest both = parse(tgemm::test::transposeManifest()).kernels[0];
+  OperandTranspose a = both.transposes[0];
+  a.operand = Operand::A;
+  a.kernel = "al_a";
+  a.transpose = false;
+  both.transposes.push_back(a);
+  Manifest two;
+  two.kernels.push_back(both);
+  const KernelManifest read = parse(writeManifest(two)).kernels[0];
+  EXPECT_EQ(read.transposes.size(), size_t(2));
+  EXPECT_TRUE(read.transposes[0].transpose);
+  EXPECT_TRUE(read.transposes[1].operand == Operand::A);
+  EXPECT_TRUE(!read.transposes[1].transpose);
+}
+
+TEST(manifestRejectsBadAlignedCopies) {
+  const std::string p = "manifest.json: kernels[0].aligned_copies";
+  EXPECT_ERROR(
+      parse(withAlignedCopies(
+          R"([{"operand": "b", "kernel": "t", "tile": [16, 256], "block": [256, 1, 1]},
+              {"operand": "a", "kernel": "u", "tile": [16, 256], "block": [256, 1, 1]}])")),
+      ErrorKind::Input,
+      p + "[1].operand: operand 'a' comes after kernels[0].aligned_copies"
+          "[0]'s 'b'; A's copy is listed first");
+  EXPECT_ERROR(
+      parse(withAlignedCopies(
+          R"([{"operand": "b", "kernel": "t", "tile": [16, 256], "block": [256, 1, 1]},
+              {"operand": "b", "kernel": "u", "tile": [16, 256], "block": [256, 1, 1]}])")),
+      ErrorKind::Input,
+      p + "[1].operand: operand 'b' is copied twice (also "
+          "kernels[0].aligned_copies[0])");
+  EXPECT_ERROR(
+      parse(withAlignedCopies(
+          R"([{"operand": "c", "kernel": "t", "tile": [16, 256], "block": [256, 1, 1]}])")),
+      ErrorKind::Input,
+      p + "[0].operand: unknown operand 'c' (expected a or b: only A and B "
+          "are read from aligned copies)");
+  EXPECT_ERROR(
+      parse(withAlignedCopies(
+          R"([{"operand": "b", "kernel": "t", "tile": [16, 256], "block": [256, 2, 1]}])")),
+      ErrorKind::Input,
+      p + "[0].block: an aligning kernel's block is [threads, 1, 1], got "
+          "[256, 2, 1]");
+  // An operand in both lists.
+  std::string inBoth = REPLACE(
+      REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
+              R"("version": 8)"),
+      std::string("\"transposes\": [") + kTransposeEntry + "]",
+      std::string("\"transposes\": [") + kTransposeEntry +
+          "], \"aligned_copies\": [" + kTransposeEntry + "]");
+  EXPECT_ERROR(parse(inBoth), ErrorKind::Input,
+               p + "[0].operand: operand 'b' is also in transposes: a "
+                   "transposed copy has its rows 16 bytes apart already");
+  // Only version 8 has them.
+  EXPECT_ERROR(
+      parse(REPLACE(
+          withAlignedCopies(
+              R"([{"operand": "a", "kernel": "t", "tile": [16, 256], "block": [256, 1, 1]}])"),
+          R"("version": 8)", R"("version": 7)")),
+      ErrorKind::Input,
+      p + ": aligned_copies need manifest version 8; this manifest is "
+          "version 7");
 }
 
 TEST(manifestRejectsBadTransposes) {

@@ -428,7 +428,7 @@ TEST(problemTransposedCopyS8) {
   // A is read where it is stored.
   EXPECT_ERROR(transposedCopy(k, Operand::A, shape), ErrorKind::Input,
                "kernel 'gemm_s8_kernel' reads a where it is stored, not from "
-               "a transposed copy");
+               "a copy");
   // Without transposes and split K: no workspace.
   k.transposes.clear();
   EXPECT_TRUE(!takesWorkspace(k));
@@ -457,6 +457,54 @@ TEST(problemTransposedCopiesBatchedTf32) {
   EXPECT_EQ(b.offset, 38400);
   EXPECT_EQ(b.bytes, 24576);
   EXPECT_EQ(workspaceBytes(k, shape), int64_t(38400 + 24576));
+}
+
+TEST(problemAlignedCopiesF16) {
+  // f16 at 4095 x 4097 x 999, A row (4095 x 999) and B col (4097 x 999),
+  // both copied as stored with rows of 1000 elements (16 bytes of f16):
+  // A 4095 x 1000 x 2 = 8190000 bytes taking 8190208, B 8194000 taking
+  // 8194048, after A's.
+  KernelManifest k = tgemm::test::transposeKernel();
+  k.gemm.a = {ElementType::F16, Layout::Row};
+  k.gemm.b = {ElementType::F16, Layout::Col};
+  k.gemm.acc = ElementType::F32;
+  k.gemm.c = {ElementType::F32, Layout::Row};
+  OperandTranspose a = k.transposes[0];
+  a.operand = Operand::A;
+  a.kernel = "align_a";
+  a.tile = {16, 256};
+  a.transpose = false;
+  OperandTranspose b = a;
+  b.operand = Operand::B;
+  b.kernel = "align_b";
+  k.transposes = {a, b};
+  GemmShape shape{4095, 4097, 999};
+  EXPECT_TRUE(takesWorkspace(k));
+  TransposedCopy ca = transposedCopy(k, Operand::A, shape);
+  EXPECT_EQ(ca.storage.rows, 4095);
+  EXPECT_EQ(ca.storage.cols, 999);
+  EXPECT_EQ(ca.storage.ld, 1000);
+  EXPECT_EQ(ca.storage.batchStride, 4095 * 1000);
+  EXPECT_EQ(ca.offset, 0);
+  EXPECT_EQ(ca.bytes, 8190208);
+  TransposedCopy cb = transposedCopy(k, Operand::B, shape);
+  EXPECT_EQ(cb.storage.rows, 4097);
+  EXPECT_EQ(cb.storage.cols, 999);
+  EXPECT_EQ(cb.storage.ld, 1000);
+  EXPECT_EQ(cb.offset, 8190208);
+  EXPECT_EQ(cb.bytes, 8194048);
+  EXPECT_EQ(workspaceBytes(k, shape), int64_t(8190208 + 8194048));
+  // The aligning kernel's grid runs over the operand as stored: x over its
+  // 999 columns (4 tiles of 256), y over its rows (256 of 16).
+  LaunchDims dims = computeTransposeLaunch(k, k.transposes[0], shape);
+  EXPECT_EQ(dims.grid[0], 4u);
+  EXPECT_EQ(dims.grid[1], 256u);
+  EXPECT_EQ(dims.grid[2], 1u);
+  EXPECT_EQ(dims.block[0], 256u);
+  // An s8 A with K = 1001 gets rows of 1008.
+  k.gemm.a.type = ElementType::S8;
+  EXPECT_EQ(transposedCopy(k, Operand::A, GemmShape{64, 64, 1001}).storage.ld,
+            1008);
 }
 
 TEST(problemTransposedCopiesAfterSplitK) {

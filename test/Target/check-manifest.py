@@ -36,8 +36,8 @@ def dim_text(entry, path):
 
 def main():
     root = json.load(sys.stdin)
-    if expect(root, "version", int, "$") != 7:
-        fail("$.version", "expected 7")
+    if expect(root, "version", int, "$") != 8:
+        fail("$.version", "expected 8")
     for i, k in enumerate(expect(root, "kernels", list, "$")):
         p = "kernels[%d]" % i
         problem = expect(k, "problem", dict, p)
@@ -92,19 +92,20 @@ def main():
             fail(p + ".grid[0]", "grid x has cluster blocks per tile column")
         else:
             args.append("cluster=%d" % cluster)
-        transposes = []
-        for j, t in enumerate(k.get("transposes", [])):
-            tp = "%s.transposes[%d]" % (p, j)
-            if expect(t, "operand", str, tp) not in ("a", "b"):
-                fail(tp + ".operand", "expected \"a\" or \"b\"")
-            transposes.append("%s:%s/%s/%d" % (
-                t["operand"], expect(t, "kernel", str, tp),
-                "x".join(map(str, expect(t, "tile", list, tp))),
-                expect(t, "block", list, tp)[0]))
-        if "transposes" in k and not transposes:
-            fail(p + ".transposes", "written only when not empty")
-        if transposes:
-            args.append("transposes=" + "+".join(transposes))
+        for field in ("transposes", "aligned_copies"):
+            copies = []
+            for j, t in enumerate(k.get(field, [])):
+                tp = "%s.%s[%d]" % (p, field, j)
+                if expect(t, "operand", str, tp) not in ("a", "b"):
+                    fail(tp + ".operand", "expected \"a\" or \"b\"")
+                copies.append("%s:%s/%s/%d" % (
+                    t["operand"], expect(t, "kernel", str, tp),
+                    "x".join(map(str, expect(t, "tile", list, tp))),
+                    expect(t, "block", list, tp)[0]))
+            if field in k and not copies:
+                fail(p + "." + field, "written only when not empty")
+            if copies:
+                args.append(field + "=" + "+".join(copies))
         chip = expect(k, "chip", None, p)
         print("kernel %s module=%s lowering=%s chip=%s problem=%s %s acc=%s "
               "alpha=%g beta=%g config=%s/%s/%d grid=%s block=%s smem=%d "

@@ -462,3 +462,35 @@ func.func @copy_strides(%b: memref<64x32xi8>) {
   %0 = tgemm.transposed_copy %b : memref<64x32xi8> -> memref<32x64xi8>
   return
 }
+
+// -----
+
+func.func @aligned_copy_shape(%a: memref<64x33xf16>) {
+  // expected-error @+1 {{the copy has the source's shape}}
+  %0 = tgemm.aligned_copy %a : memref<64x33xf16> -> memref<33x64xf16, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @aligned_copy_element(%a: memref<64x33xf16>) {
+  // expected-error @+1 {{the copy has the source's element type ('f16'), got 'bf16'}}
+  %0 = tgemm.aligned_copy %a : memref<64x33xf16> -> memref<64x33xbf16, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @aligned_copy_s4(%a: memref<64x33xi4>) {
+  // expected-error @+1 {{copies whole bytes: elements of 8 bits or more, got 'i4'}}
+  %0 = tgemm.aligned_copy %a : memref<64x33xi4> -> memref<64x33xi4, strided<[?, 1], offset: ?>>
+  return
+}
+
+// -----
+
+func.func @aligned_copy_strides(%a: memref<64x33xf16>) {
+  // expected-error @+1 {{the copy's strides and offset are the runtime's: expected strided<[?, ..., 1], offset: ?>, got 'memref<64x33xf16>'}}
+  %0 = tgemm.aligned_copy %a : memref<64x33xf16> -> memref<64x33xf16>
+  return
+}

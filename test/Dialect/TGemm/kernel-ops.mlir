@@ -144,3 +144,12 @@ func.func @cluster_ops(%ma: !llvm.ptr, %mb: !llvm.ptr, %i: index, %n: index) {
   tgemm.sync_cluster
   return
 }
+
+// align_kernel: the host's copy of an operand as stored, rows 16 bytes
+// apart, in the workspace.
+// CHECK-LABEL: func @aligned_copy
+// CHECK: tgemm.aligned_copy %{{.*}} : memref<4095x999xf16> -> memref<4095x999xf16, strided<[?, 1], offset: ?>>
+func.func @aligned_copy(%a: memref<4095x999xf16>) {
+  %0 = tgemm.aligned_copy %a : memref<4095x999xf16> -> memref<4095x999xf16, strided<[?, 1], offset: ?>>
+  return
+}
