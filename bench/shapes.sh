@@ -8,7 +8,10 @@
 #                                   picks the tile and the split), and again
 #                                   with deterministic=true, to
 #                                   DIR/LOWERING-PREC-MxNxK[-det].{ptx,json}
-#                                   (default build/shapes)
+#                                   (default build/shapes); where the
+#                                   selection copies misaligned operands
+#                                   (aligned_copies), again with
+#                                   align-kernel=false (-inplace)
 #   bench/shapes.sh run [DIR]       on the GPU host: build tgemm-run; ROUNDS
 #                                   rounds of every kernel at its shape,
 #                                   checked, the library and a copy of as
@@ -16,6 +19,8 @@
 #                                   process; DIR/shapes.csv and a table of
 #                                   medians with the ratio to the library
 #                                   and the fraction of the copy's bandwidth
+#                                   (`variant`: default, deterministic or
+#                                   in-place)
 #
 # SHAPES, PRECS and LOWERINGS replace the lists.
 set -euo pipefail
@@ -55,10 +60,16 @@ MLIR
       for lowering in $lowerings; do
         local chip=sm_90
         [ "$lowering" = wgmma ] && chip=sm_90a
-        for det in false true; do
-          local out="$dir/$lowering-$prec-$shape"
-          [ "$det" = true ] && out+="-det"
-          "$opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip deterministic=$det" -o "$out.mlir"
+        for variant in default det inplace; do
+          local out="$dir/$lowering-$prec-$shape" options=""
+          case $variant in
+            det) out+="-det"; options=" deterministic=true" ;;
+            inplace)
+              # Only where the default copies an operand to align it.
+              grep -q '"aligned_copies"' "$dir/$lowering-$prec-$shape.json" || continue
+              out+="-inplace"; options=" align-kernel=false" ;;
+          esac
+          "$opt" "$src" --tgemm-pipeline="lowering=$lowering chip=$chip$options" -o "$out.mlir"
           "$translate" --emit=ptx "$out.mlir" -o "$out.ptx"
           "$translate" --emit=manifest "$out.mlir" -o "$out.json"
           rm "$out.mlir"
@@ -72,14 +83,16 @@ MLIR
 run() {
   build_runtime "$dir"
   local failed=0 csv="$dir/shapes.csv"
-  "$tool" --csv-header | sed 's/$/,round,split_k,deterministic/' > "$csv"
+  "$tool" --csv-header | sed 's/$/,round,split_k,variant/' > "$csv"
   for round in $(seq "$rounds"); do
     for json in "$dir"/*.json; do
-      local name shape m n k split det=false
+      local name shape m n k split det=default
       name=$(basename "$json" .json)
-      [[ $name == *-det ]] && det=true
+      [[ $name == *-det ]] && det=deterministic
+      [[ $name == *-inplace ]] && det=in-place
       shape=${name#*-*-}
       shape=${shape%-det}
+      shape=${shape%-inplace}
       IFS=x read -r m n k <<< "$shape"
       split=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernels"][0]["config"].get("split_k", 1))' "$json")
       "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" --n "$n" \
@@ -92,10 +105,10 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 by = {}
 for r in rows:
-    key = (r["m"] + "x" + r["n"] + "x" + r["k"], r["lowering"] + " " + r["a"], r["deterministic"])
+    key = (r["m"] + "x" + r["n"] + "x" + r["k"], r["lowering"] + " " + r["a"], r["variant"])
     by.setdefault(key, []).append(r)
-print("%-16s %-34s %5s %4s %9s %9s %6s %7s %7s %5s %s" % (
-    "shape", "kernel", "det", "S", "rate", "library", "ratio", "GB/s",
+print("%-16s %-34s %13s %4s %9s %9s %6s %7s %7s %5s %s" % (
+    "shape", "kernel", "variant", "S", "rate", "library", "ratio", "GB/s",
     "copy", "frac", "check"))
 for (shape, kernel, det), rs in sorted(by.items()):
     rate = statistics.median(float(r["kernel_rate"]) for r in rs)
@@ -106,7 +119,7 @@ for (shape, kernel, det), rs in sorted(by.items()):
     copy = [float(r["copy_gbs"]) for r in rs if r.get("copy_gbs")]
     gbs = statistics.median(gbs) if gbs else float("nan")
     copy = statistics.median(copy) if copy else float("nan")
-    print("%-16s %-34s %5s %4s %9.1f %9.1f %6.2f %7.0f %7.0f %5.2f %s" % (
+    print("%-16s %-34s %13s %4s %9.1f %9.1f %6.2f %7.0f %7.0f %5.2f %s" % (
         shape, kernel[:34], det, rs[0]["split_k"], rate, anchor,
         rate / anchor if anchors else float("nan"), gbs, copy, gbs / copy,
         checks))

@@ -85,6 +85,8 @@ CompileResult compileSource(const std::string &source,
     pipeline.tmaStore = *options.tmaStore;
   if (options.transposeKernel)
     pipeline.transposeKernel = *options.transposeKernel;
+  if (options.alignKernel)
+    pipeline.alignKernel = *options.alignKernel;
   pipeline.optLevel = options.optLevel;
 
   // One thread: a GEMM source has few kernel modules, and a context without

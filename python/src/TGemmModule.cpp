@@ -69,7 +69,8 @@ PYBIND11_MODULE(_tgemm, m) {
          const std::string &sourceName, std::optional<bool> warpSpecialize,
          std::optional<bool> tma, std::optional<bool> setmaxnreg,
          std::optional<bool> persistent, std::optional<int64_t> cluster,
-         std::optional<bool> tmaStore, std::optional<bool> transposeKernel) {
+         std::optional<bool> tmaStore, std::optional<bool> transposeKernel,
+         std::optional<bool> alignKernel) {
         tgemm::CompileOptions options;
         options.lowering = lowering;
         options.chip = chip;
@@ -89,6 +90,7 @@ PYBIND11_MODULE(_tgemm, m) {
         options.cluster = cluster;
         options.tmaStore = tmaStore;
         options.transposeKernel = transposeKernel;
+        options.alignKernel = alignKernel;
         return compileToDict(source, options);
       },
       py::arg("source"), py::arg("lowering"), py::arg("chip"),
@@ -99,6 +101,7 @@ PYBIND11_MODULE(_tgemm, m) {
       py::arg("setmaxnreg") = py::none(), py::arg("persistent") = py::none(),
       py::arg("cluster") = py::none(), py::arg("tma_store") = py::none(),
       py::arg("transpose_kernel") = py::none(),
+      py::arg("align_kernel") = py::none(),
       "Compiles MLIR text; returns {success, diagnostics, modules: [{name, "
       "chip, ptx, cubin}], manifest (JSON text)}.");
 

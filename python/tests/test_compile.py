@@ -398,3 +398,33 @@ def test_transpose_kernel():
     assert "transpose_kernel is a wgmma knob" in str(info.value)
     with pytest.raises(TypeError):
         tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a", transpose_kernel=1)
+
+
+F16_ODD_K = """
+func.func @f16_odd(%a: memref<2048x999xf16>, %b: memref<2048x999xf16>,
+                   %c: memref<2048x2048xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<2048x999xf16>, memref<2048x999xf16>, memref<2048x2048xf32>
+  return
+}
+"""
+
+
+def test_align_kernel():
+    # K = 999: rows of 1998 bytes, 2-byte aligned. By default each operand
+    # is copied as stored with rows of 1000 elements by a kernel of the
+    # same module, launched first; the GEMM reads the copies by TMA.
+    for lowering, chip in (("wgmma", "sm_90a"), ("ptx", "sm_80")):
+        kernel = tgemm.compile(F16_ODD_K, lowering, chip)
+        [k] = kernel.kernels
+        assert k["aligned_copies"] == [
+            {"operand": operand, "kernel": "f16_odd_align_" + operand,
+             "tile": [16, 256], "block": [256, 1, 1]}
+            for operand in ("a", "b")]
+        assert ".entry f16_odd_align_a(" in kernel.ptx
+        assert "transposes" not in k
+        off = tgemm.compile(F16_ODD_K, lowering, chip, align_kernel=False)
+        assert "aligned_copies" not in off.kernels[0]
+        assert "_align_a" not in off.ptx
+    with pytest.raises(TypeError):
+        tgemm.compile(F16_ODD_K, "wgmma", "sm_90a", align_kernel="yes")

@@ -179,7 +179,7 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
             async_copy=True, ldmatrix=True, swizzle="xor", padding=16,
             warp_specialize=None, tma=None, setmaxnreg=None,
             persistent=None, cluster=None, tma_store=None,
-            transpose_kernel=None, opt_level=3,
+            transpose_kernel=None, align_kernel=None, opt_level=3,
             emit_cubin=False, ptxas=None,
             source_name="<source>"):
     """Compiles MLIR text holding `tgemm.matmul` ops through
@@ -199,7 +199,12 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     shared memory with the copy engine) and transpose_kernel (wgmma: 8-bit
     and tf32 operands stored MN-major transposed by a kernel launched
     before the GEMM, into the workspace; None: where the GEMM reuses the
-    operand across 1024 rows or more, or a size known only at launch). emit_cubin also assembles each module with ptxas (found
+    operand across 1024 rows or more, or a size known only at launch) and
+    align_kernel (every family: an operand whose rows the source places
+    less than 16-byte aligned, an odd f16 leading dimension say, copied
+    with aligned rows by a kernel launched before the GEMM, into the
+    workspace; None: where the GEMM reuses the operand across 1024 rows or
+    columns or more, or a size known only at launch). emit_cubin also assembles each module with ptxas (found
     in CUDA_HOME, /usr/local/cuda or PATH unless `ptxas` gives its path).
     source_name is the file name diagnostics show.
 
@@ -231,7 +236,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
         setmaxnreg=_optional_flag("setmaxnreg", setmaxnreg),
         persistent=_optional_flag("persistent", persistent), cluster=cluster,
         tma_store=_optional_flag("tma_store", tma_store),
-        transpose_kernel=_optional_flag("transpose_kernel", transpose_kernel))
+        transpose_kernel=_optional_flag("transpose_kernel", transpose_kernel),
+        align_kernel=_optional_flag("align_kernel", align_kernel))
     diagnostics = result["diagnostics"].decode("utf-8", "replace")
     if not result["success"]:
         raise CompileError(diagnostics)

@@ -46,6 +46,9 @@ struct CompileOptions {
   /// wgmma: transpose MN-major 8-bit and tf32 operands with a kernel before
   /// the GEMM; unset: the selected schedule's.
   std::optional<bool> transposeKernel;
+  /// Every family: copy operands whose rows the source places less than
+  /// 16-byte aligned with a kernel before the GEMM; unset: the selection's.
+  std::optional<bool> alignKernel;
   unsigned optLevel = 3;
   /// Also assemble a cubin per kernel module with ptxas.
   bool emitCubin = false;
