@@ -69,3 +69,17 @@ func.func @m256(%a: memref<256x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<
       : memref<256x4096xf16>, memref<4096x4096xf16>, memref<256x4096xf32>
   return
 }
+
+// -----
+
+// A GEMM of short K at 4096^2-like sizes (bf16): wgmma's entry there was
+// measured at 4095 x 4097 x 999 one block per tile (the persistent 4096^3
+// entry's grid lost 11%); both families copy the 2-byte aligned operands
+// with aligned rows first (align_kernel).
+// WGMMA: remark: config for sm_90a wgmma: block = [128, 256, 64], warps = [8, 1], stages = 4, raster = 8; #tgemm.schedule<warp_specialize = true, tma = true, align_kernel = true> (tuned at 4096x4096x1024)
+// PTX: remark: config for sm_90 ptx: {{.*}}align_kernel = true> (tuned at 4096x4096x4096)
+func.func @short_k_odd(%a: memref<4095x999xbf16>, %b: memref<4097x999xbf16>, %c: memref<4095x4097xbf16>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<4095x999xbf16>, memref<4097x999xbf16>, memref<4095x4097xbf16>
+  return
+}
