@@ -6,11 +6,11 @@ using namespace tgemm;
 
 int64_t tgemm::chooseSplitK(int64_t m, int64_t n, int64_t k, int64_t batch,
                             const TileConfig &tile, int64_t sms,
-                            bool deterministic) {
+                            bool deterministic, int64_t deterministicTile) {
   if (m <= 0 || n <= 0 || k <= 0 || batch <= 0)
     return 1; // dynamic: one kernel for every shape
-  int64_t bm = deterministic ? 128 : tile.block[0];
-  int64_t bn = deterministic ? 128 : tile.block[1];
+  int64_t bm = deterministic ? deterministicTile : tile.block[0];
+  int64_t bn = deterministic ? deterministicTile : tile.block[1];
   int64_t granule = deterministic ? kSplitKGranule
                                   : splitKGranule(tile.block[2]);
   if (deterministic)

@@ -800,6 +800,10 @@ Schedule tgemm::fitSchedule(const Problem &p, Family family,
   return s;
 }
 
+int64_t tgemm::deterministicSplitTile(Family family) {
+  return family == Family::Wgmma ? 128 : 64;
+}
+
 TransposeKernelShape tgemm::transposeKernelShape(int64_t bits) {
   // 128 x 64 bytes, or 128 x 32 words: the block stages the tile in shared
   // memory as 32-bit words, a row of tile + 1 words apart, so that both

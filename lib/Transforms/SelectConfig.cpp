@@ -141,7 +141,8 @@ struct SelectConfigPass
           ::tgemm::TileConfig split = tile;
           split.splitK = ::tgemm::chooseSplitK(
               op.getStaticM(), op.getStaticN(), op.getStaticK(),
-              op.getStaticBatch(), tile, sms, deterministic);
+              op.getStaticBatch(), tile, sms, deterministic,
+              ::tgemm::deterministicSplitTile(target.family));
           // K is split only where the tiles leave more than half of the
           // SMs idle, so that a persistent block would take one tile:
           // the split kernel is launched one block per part instead.

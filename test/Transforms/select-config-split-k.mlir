@@ -3,16 +3,19 @@
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false split-k=false" | FileCheck %s --check-prefix=NOSPLIT
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false deterministic" | FileCheck %s --check-prefix=DET
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_80 family=ptx" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false deterministic" | FileCheck %s --check-prefix=DET
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="database=%S/Inputs/tuning-db.json builtin=false deterministic" | FileCheck %s --check-prefix=DET-WGMMA
 
 // Split K by shape: where the tiles of a static problem leave more than
 // half of the SMs idle (132 on sm_90, 108 on sm_80), the chosen config
 // splits K into as many parts as fill them, each at least 4 granules of
 // 256 deep, at most 16. With `deterministic` the split depends on the
-// shape alone (128 x 128 tiles, 132 SMs), whatever the chip and config.
+// shape and the family alone (64 x 64 tiles for mma.sync, 128 x 128 for
+// wgmma; 132 SMs), whatever the chip and config.
 
 // 512 x 512 in the database's 64 x 128 tiles is 32 tiles: 132 / 32 = 4
-// parts (K has 64 granules, enough for 16 of 4); deterministic, in 128 x
-// 128 tiles, 16 tiles: 8 parts.
+// parts (K has 64 granules, enough for 16 of 4); deterministic, in 64 x
+// 64 tiles, 64 tiles: 2 parts; for wgmma, in 128 x 128 tiles, 16 tiles:
+// 8 parts (whatever its config's tile: here the default 128 x 256).
 // CHECK-LABEL: func.func @deep
 // CHECK: config(<block = [64, 128, 32], warps = [2, 2], stages = 5, split_k = 4>)
 // FEW-LABEL: func.func @deep
@@ -20,7 +23,9 @@
 // NOSPLIT-LABEL: func.func @deep
 // NOSPLIT: config(<block = [64, 128, 32], warps = [2, 2], stages = 5>)
 // DET-LABEL: func.func @deep
-// DET: split_k = 8>
+// DET: split_k = 2>
+// DET-WGMMA-LABEL: func.func @deep
+// DET-WGMMA: config(<block = [128, 256, 64], warps = [8, 1], stages = 4, raster = 8, split_k = 8>)
 func.func @deep(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
                 %c: memref<512x512xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)

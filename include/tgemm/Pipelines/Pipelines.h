@@ -81,8 +81,8 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(0)};
   PassOptions::Option<bool, FlagOptionParser> deterministic{
       *this, "deterministic",
-      llvm::cl::desc("Choose split K from M, N and K alone, so that every "
-                     "config and chip sums in the same order "
+      llvm::cl::desc("Choose split K from M, N and K and the family alone, "
+                     "so that every config and chip sums in the same order "
                      "(tgemm-select-config)"),
       llvm::cl::init(false)};
   PassOptions::Option<int, CountOptionParser> splitK{

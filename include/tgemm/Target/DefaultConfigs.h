@@ -44,12 +44,14 @@ inline int64_t splitKGranule(int64_t blockK) {
 /// The parts to split K into for a static problem (M, N, K, `batch`
 /// matrices) so that its grid fills `sms` SMs: 1 when the tiles alone
 /// fill half of them, else as many as fill them, each at least 4 granules
-/// deep, at most 16. `deterministic`: from the shape alone, with tiles of
-/// 128 x 128 and 132 SMs whatever the config and chip, so that every
-/// config (whose block tile K divides the granule) and every GPU add the
+/// deep, at most 16. `deterministic`: from the shape alone, with square
+/// tiles of `deterministicTile` (the family's, deterministicSplitTile) and
+/// 132 SMs whatever the config and chip, so that every config of the
+/// family (whose block tile K divides the granule) and every GPU add the
 /// same products in the same order. A dynamic size gives 1.
 int64_t chooseSplitK(int64_t m, int64_t n, int64_t k, int64_t batch,
-                     const TileConfig &tile, int64_t sms, bool deterministic);
+                     const TileConfig &tile, int64_t sms, bool deterministic,
+                     int64_t deterministicTile = 128);
 
 /// The default tile for `a` x `b` accumulated in `acc`, or std::nullopt when
 /// no instruction computes that combination (see legalAccumulators()).

@@ -227,6 +227,16 @@ bool prefersTransposeKernel(const Problem &p, Family family);
 constexpr int64_t kTransposeKernelMinReuse = 1024;
 constexpr int64_t kStagingSlots = 2;
 
+/// The square tile the deterministic mode splits K as if for
+/// (chooseSplitK): the family's tuned tiles at the shapes that split, 128
+/// for wgmma (whose smallest tile with two consumer warpgroups is 128 x
+/// 128) and 64 for the mma.sync families (whose tuned deep-K and decode
+/// tiles are 64 x 64; bench/README.md, "Rows aligned to 2 bytes": with
+/// 128 they lost 22-29% at 512 x 512 x 16384). The order of the sums is
+/// then a function of the shape and the family: mma.sync and wgmma do not
+/// promise each other's bits anyway.
+int64_t deterministicSplitTile(Family family);
+
 /// Threads of a block of `config` under `schedule`: its warps, and the
 /// producer warpgroup of a warp-specialized kernel.
 int64_t blockThreads(const TileConfig &config, const Schedule &schedule);

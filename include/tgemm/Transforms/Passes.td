@@ -172,9 +172,10 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     Where a static problem's tiles would leave more than half of the chip's
     SMs idle (`sm-count`, else the facts table's count), the chosen config
     splits K (`split_k`, `tgemm::chooseSplitK`; `split-k=false` never).
-    With `deterministic`, the split depends on M, N and K alone, and a
-    database entry whose block tile K does not divide 256 is passed over,
-    so every config and chip sums K in the same order.
+    With `deterministic`, the split depends on M, N and K and the family
+    alone (`tgemm::deterministicSplitTile`), and a database entry whose
+    block tile K does not divide 256 is passed over, so every config and
+    chip of the family sums K in the same order.
 
     wgmma reads 8-bit and tf32 operands K-major only. An operand stored
     MN-major (A column-major, B row-major) is transposed by the producer
@@ -208,8 +209,9 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     Option<"splitK", "split-k", "bool", /*default=*/"true",
            "Split K where a static problem's tiles leave SMs idle">,
     Option<"deterministic", "deterministic", "bool", /*default=*/"false",
-           "Choose split K from the shape alone (not the config or the "
-           "chip), so that every config and GPU sums in the same order">,
+           "Choose split K from the shape and the family alone (not the "
+           "config or the chip), so that every config and GPU sums in the "
+           "same order">,
     Option<"smCount", "sm-count", "int64_t", /*default=*/"0",
            "SMs to fill when choosing split K (0: the chip's data-center "
            "part's)">,
