@@ -1165,8 +1165,14 @@ Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
   return v;
 }
 
-llvm::SmallVector<Family, 2> tgemm::familiesBySpeed(const ChipInfo &chip) {
-  if (chip.archSpecific)
-    return {Family::Wgmma, Family::MmaSync};
-  return {Family::MmaSync};
+llvm::SmallVector<Family, 2>
+tgemm::familiesBySpeed(const ChipInfo &chip, llvm::ArrayRef<Problem> problems) {
+  if (!chip.archSpecific)
+    return {Family::MmaSync};
+  bool decode = !problems.empty() && llvm::all_of(problems, [](const Problem &p) {
+    return p.m != kDynamicSize && p.m <= kMmaSyncFirstRows;
+  });
+  if (decode)
+    return {Family::MmaSync, Family::Wgmma};
+  return {Family::Wgmma, Family::MmaSync};
 }

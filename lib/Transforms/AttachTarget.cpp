@@ -66,8 +66,10 @@ struct AttachTargetPass
   static ::tgemm::Family fastestLegalFamily(ModuleOp module,
                                             StringRef chipName) {
     const ::tgemm::ChipInfo *info = ::tgemm::lookupChip(chipName);
+    llvm::SmallVector<::tgemm::Problem> problems;
+    module.walk([&](MatmulOp op) { problems.push_back(getProblem(op)); });
     llvm::SmallVector<::tgemm::Family, 2> families =
-        ::tgemm::familiesBySpeed(*info);
+        ::tgemm::familiesBySpeed(*info, problems);
     for (::tgemm::Family family : families) {
       ::tgemm::Target target{info, family};
       WalkResult walk = module.walk([&](MatmulOp op) {

@@ -187,7 +187,8 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
 
     lowering: "wmma", "ptx" or "wgmma", or None for the chip's fastest
     family that every matmul of the source is legal for (on sm_90a wgmma,
-    then ptx; elsewhere ptx); chip: "sm_80", "sm_86", "sm_89", "sm_90" or
+    then ptx, or ptx first where every matmul is a decode with a static M
+    of at most 16; elsewhere ptx); chip: "sm_80", "sm_86", "sm_89", "sm_90" or
     "sm_90a" (wgmma needs sm_90a);
     stages (0 keeps each config's), async_copy, ldmatrix, swizzle ("xor",
     "pad", "none") and padding (bytes) are the pipeline's options (README.md,

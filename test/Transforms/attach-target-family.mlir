@@ -75,3 +75,30 @@ func.func @row_major_b_i8(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %c: memref<?x?
       : memref<?x?xi8>, memref<?x?xi8>, memref<?x?xi32>
   return
 }
+
+// -----
+
+// A module of decodes (every M static and at most 16): ptx first, whose
+// 16-row fragments waste less than wgmma's 64 rows (tgemm::familiesBySpeed).
+// CHECK-LABEL: module attributes {tgemm.target = #tgemm.target<chip = "sm_90a", family = ptx>}
+func.func @decodes(%a: memref<16x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<16x4096xf16>,
+                   %x: memref<1x4096xi8>, %y: memref<4096x4096xi8>, %z: memref<1x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<16x4096xf16>, memref<4096x4096xf16>, memref<16x4096xf16>
+  tgemm.matmul %x, %y, %z layout(row, col) acc(i32)
+      : memref<1x4096xi8>, memref<4096x4096xi8>, memref<1x4096xi32>
+  return
+}
+
+// -----
+
+// A decode beside a larger GEMM, or an M of 17: wgmma.
+// CHECK-LABEL: module attributes {tgemm.target = #tgemm.target<chip = "sm_90a", family = wgmma>}
+func.func @decode_and_prefill(%a: memref<16x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<16x4096xf16>,
+                              %x: memref<17x4096xf16>, %z: memref<17x4096xf16>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<16x4096xf16>, memref<4096x4096xf16>, memref<16x4096xf16>
+  tgemm.matmul %x, %b, %z layout(row, col) acc(f32)
+      : memref<17x4096xf16>, memref<4096x4096xf16>, memref<17x4096xf16>
+  return
+}

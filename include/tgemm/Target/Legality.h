@@ -506,11 +506,18 @@ Verdict checkForTarget(const Problem &problem, const TileConfig *config,
                        const Schedule &schedule, const Target &target);
 
 /// The families the pipeline tries, fastest first, when the user names
-/// none: on an arch-specific chip (sm_90a) wgmma, then mma.sync; elsewhere
-/// mma.sync. Measured on the H200 at 8192^3 against cuBLAS/cuBLASLt
-/// (bench/README.md): wgmma 0.99-1.15x for every precision it has, mma.sync
-/// 0.26-0.60x.
-llvm::SmallVector<Family, 2> familiesBySpeed(const ChipInfo &chip);
+/// none, for a module of `problems`: on an arch-specific chip (sm_90a)
+/// wgmma, then mma.sync; elsewhere mma.sync. Measured on the H200 at 8192^3
+/// against cuBLAS/cuBLASLt (bench/README.md): wgmma 0.99-1.15x for every
+/// precision it has, mma.sync 0.26-0.60x. Where every problem is a decode
+/// (a static M of at most kMmaSyncFirstRows), mma.sync comes first: its
+/// 16-row fragments waste less of a tile than wgmma's 64 rows, measured on
+/// the H100 at 1 and 16 x 4096 x 4096 (f16, bf16, s8) 0.95-1.01x cuBLAS
+/// against wgmma's 0.89-0.93x, and 0.69-0.85 of the copy's bandwidth
+/// against 0.63-0.76 (bench/README.md, "Rows aligned to 2 bytes").
+constexpr int64_t kMmaSyncFirstRows = 16;
+llvm::SmallVector<Family, 2>
+familiesBySpeed(const ChipInfo &chip, llvm::ArrayRef<Problem> problems = {});
 
 /// Accumulator registers per thread of a warp tile for one instruction.
 int64_t accumulatorRegisters(const MmaFact &fact, int64_t warpTileM,

@@ -15,7 +15,8 @@ def TGemmAttachTarget : Pass<"tgemm-attach-target", "ModuleOp"> {
     target gets `sm_90` and `ptx`. Without `family`, the family is the
     fastest one for the chip that every `tgemm.matmul` of the module is
     legal for (with its config and schedule where it has them): on `sm_90a`
-    `wgmma`, else `ptx`; elsewhere `ptx`.
+    `wgmma`, else `ptx` (`ptx` first where every matmul is a decode, a
+    static M of at most 16: `tgemm::familiesBySpeed`); elsewhere `ptx`.
 
     ```
     tgemm-opt --tgemm-attach-target="chip=sm_86 family=wmma" gemm.mlir
@@ -34,7 +35,8 @@ def TGemmAttachTarget : Pass<"tgemm-attach-target", "ModuleOp"> {
     Option<"family", "family", "std::string", /*default=*/"\"\"",
            "Instruction family (wmma, ptx, wgmma); empty: the module's, "
            "else the chip's fastest that every matmul is legal for (sm_90a: "
-           "wgmma, then ptx; else ptx)">,
+           "wgmma, then ptx, or ptx first for a module of decodes, M <= 16; "
+           "else ptx)">,
   ];
   let dependentDialects = ["::mlir::tgemm::TGemmDialect"];
 }
