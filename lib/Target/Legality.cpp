@@ -1169,9 +1169,10 @@ llvm::SmallVector<Family, 2>
 tgemm::familiesBySpeed(const ChipInfo &chip, llvm::ArrayRef<Problem> problems) {
   if (!chip.archSpecific)
     return {Family::MmaSync};
-  bool decode = !problems.empty() && llvm::all_of(problems, [](const Problem &p) {
-    return p.m != kDynamicSize && p.m <= kMmaSyncFirstRows;
-  });
+  bool decode =
+      !problems.empty() && llvm::all_of(problems, [](const Problem &p) {
+        return p.m != kDynamicSize && p.m <= kMmaSyncFirstRows;
+      });
   if (decode)
     return {Family::MmaSync, Family::Wgmma};
   return {Family::Wgmma, Family::MmaSync};

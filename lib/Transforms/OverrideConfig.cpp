@@ -166,12 +166,11 @@ struct OverrideConfigPass
         s.alignKernel != wasAlignKernel)
       return kernel.emitOpError()
              << "with" << describeOverride() << ": "
-             << (s.persistent != wasPersistent ? "persistent"
-                 : s.cluster != wasCluster     ? "cluster"
-                 : s.tmaStore != wasTmaStore   ? "tma_store"
-                 : s.transposeKernel != wasTransposeKernel
-                     ? "transpose_kernel"
-                     : "align_kernel")
+             << (s.persistent != wasPersistent             ? "persistent"
+                 : s.cluster != wasCluster                 ? "cluster"
+                 : s.tmaStore != wasTmaStore               ? "tma_store"
+                 : s.transposeKernel != wasTransposeKernel ? "transpose_kernel"
+                                                           : "align_kernel")
              << " is fixed when tgemm-tile writes the kernel's tile loop; "
                 "give it before tgemm-tile";
     if (::tgemm::Verdict v = ::tgemm::checkPadding(s.padding))

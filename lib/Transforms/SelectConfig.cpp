@@ -66,8 +66,8 @@ struct SelectConfigPass
       if (value != "auto" && value != "tuned" && value != "true" &&
           value != "false")
         return emitError(UnknownLoc::get(context))
-               << name << " must be auto, tuned, true or false, not '"
-               << value << "'";
+               << name << " must be auto, tuned, true or false, not '" << value
+               << "'";
     if (!database.empty()) {
       auto buffer = llvm::MemoryBuffer::getFile(database);
       if (!buffer)

@@ -87,8 +87,8 @@ Value allOf(OpBuilder &b, Location loc, ArrayRef<Value> conds) {
 /// matrix's rows) starts on a multiple of `bytes`: its aligned base, its
 /// offset and (a matrix's) row stride are. The same for all threads of the
 /// kernel.
-void appendRowsStartOn(OpBuilder &b, Location loc, Value operand,
-                       int64_t bytes, SmallVectorImpl<Value> &conds) {
+void appendRowsStartOn(OpBuilder &b, Location loc, Value operand, int64_t bytes,
+                       SmallVectorImpl<Value> &conds) {
   IndexMath im{b, loc};
   auto type = cast<MemRefType>(operand.getType());
   int64_t bits = type.getElementTypeBitWidth();
@@ -157,6 +157,55 @@ MemRefType generalStridedType(MemRefType type) {
       type.getMemorySpace());
 }
 
+/// The start of a kernel that copies an operand into the workspace (the
+/// transposing and aligning kernels): `name`(source, copy), a block of
+/// `shape.threads`, with `workgroup` attributions; `source` and `copy` are
+/// matrix z (block z) of each, their elements read as integers of their
+/// width (f32, fp8 and unsigned bytes alike; one descriptor for both,
+/// reconciled in the lowering); the block's tile of the source (R x C:
+/// `rows` x `cols`) starts at (`row0`, `col0`) = (y, x) tiles of `shape`.
+struct CopyKernel {
+  gpu::GPUFuncOp kernel;
+  OpBuilder b;
+  Value source, copy, rows, cols, row0, col0, tid;
+};
+CopyKernel beginCopyKernel(OpBuilder &kb, Location loc, StringRef name,
+                           MemRefType sourceType, MemRefType copyType,
+                           ::tgemm::TransposeKernelShape shape,
+                           TypeRange workgroup) {
+  int64_t threads = shape.threads;
+  MLIRContext *ctx = kb.getContext();
+  auto kernel = gpu::GPUFuncOp::create(
+      kb, loc, name, FunctionType::get(ctx, {sourceType, copyType}, {}),
+      workgroup);
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
+  kernel.setKnownBlockSizeAttr(
+      kb.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
+  Block &entry = kernel.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  Type bitsType = b.getIntegerType(sourceType.getElementTypeBitWidth());
+  auto asIntegers = [&](Value arg) -> Value {
+    auto type = cast<MemRefType>(arg.getType());
+    if (type.getElementType() == bitsType)
+      return arg;
+    auto reread = MemRefType::get(type.getShape(), bitsType, type.getLayout(),
+                                  type.getMemorySpace());
+    return UnrealizedConversionCastOp::create(b, loc, reread, arg).getResult(0);
+  };
+  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
+  Value source = matrixOfBatch(b, loc, asIntegers(entry.getArgument(0)), bz);
+  Value copy = matrixOfBatch(b, loc, asIntegers(entry.getArgument(1)), bz);
+  IndexMath im{b, loc};
+  Value rows = memref::DimOp::create(b, loc, source, 0);
+  Value cols = memref::DimOp::create(b, loc, source, 1);
+  Value row0 =
+      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), shape.rows);
+  Value col0 =
+      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), shape.cols);
+  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  return {kernel, b, source, copy, rows, cols, row0, col0, tid};
+}
+
 /// The transposing kernel of an operand that the GEMM reads from a copy
 /// (`transpose_kernel`): block (x, y, z) copies the `shape.rows` x
 /// `shape.cols` tile at (y, x) of matrix z of `source` (R x C, as stored)
@@ -186,43 +235,22 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
   auto tileType = MemRefType::get(
       {shape.rows, shape.cols + 1}, word, MemRefLayoutAttrInterface(),
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup));
-  auto kernel = gpu::GPUFuncOp::create(
-      kb, loc, name, FunctionType::get(ctx, {sourceType, copyType}, {}),
-      TypeRange{tileType});
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      kb.getDenseI32ArrayAttr({static_cast<int32_t>(shape.threads), 1, 1}));
+  CopyKernel start = beginCopyKernel(kb, loc, name, sourceType, copyType, shape,
+                                     TypeRange{tileType});
+  gpu::GPUFuncOp kernel = start.kernel;
+  OpBuilder &b = start.b;
+  Value source = start.source, copy = start.copy;
   // Left alone, ptxas holds it to 32 registers (8 blocks per SM) and
   // spills its addresses (kTransposeKernelRegisters).
   kernel->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                   kb.getI32IntegerAttr(::tgemm::kTransposeKernelRegisters));
-  Block &entry = kernel.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
   IndexMath im{b, loc};
-  // The elements move as integers of their width (f32, fp8 and unsigned
-  // bytes alike; one descriptor for both, reconciled in the lowering).
   int64_t bits = sourceType.getElementTypeBitWidth();
   int64_t bytes = bits / 8;
   Type bitsType = b.getIntegerType(bits);
-  auto asIntegers = [&](Value arg) -> Value {
-    auto type = cast<MemRefType>(arg.getType());
-    if (type.getElementType() == bitsType)
-      return arg;
-    auto reread = MemRefType::get(type.getShape(), bitsType, type.getLayout(),
-                                  type.getMemorySpace());
-    return UnrealizedConversionCastOp::create(b, loc, reread, arg).getResult(0);
-  };
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value source = matrixOfBatch(b, loc, asIntegers(entry.getArgument(0)), bz);
-  Value copy = matrixOfBatch(b, loc, asIntegers(entry.getArgument(1)), bz);
   Value tile = kernel.getWorkgroupAttributions()[0];
-  Value rows = memref::DimOp::create(b, loc, source, 0);
-  Value cols = memref::DimOp::create(b, loc, source, 1);
-  Value row0 =
-      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), shape.rows);
-  Value col0 =
-      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), shape.cols);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value rows = start.rows, cols = start.cols, row0 = start.row0,
+        col0 = start.col0, tid = start.tid;
 
   // The vector path's shape: source vectors of 16 bytes, copy vectors of
   // 4 elements, gathered by lanes 8 along a copy row (see above).
@@ -382,38 +410,14 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
 gpu::GPUFuncOp buildAlignKernel(OpBuilder &kb, Location loc, StringRef name,
                                 MemRefType sourceType, MemRefType copyType,
                                 ::tgemm::TransposeKernelShape shape) {
-  MLIRContext *ctx = kb.getContext();
-  auto kernel = gpu::GPUFuncOp::create(
-      kb, loc, name, FunctionType::get(ctx, {sourceType, copyType}, {}),
-      TypeRange{});
-  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), kb.getUnitAttr());
-  kernel.setKnownBlockSizeAttr(
-      kb.getDenseI32ArrayAttr({static_cast<int32_t>(shape.threads), 1, 1}));
-  Block &entry = kernel.getBody().front();
-  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  CopyKernel start =
+      beginCopyKernel(kb, loc, name, sourceType, copyType, shape, TypeRange{});
+  gpu::GPUFuncOp kernel = start.kernel;
+  OpBuilder &b = start.b;
+  Value source = start.source, copy = start.copy;
   IndexMath im{b, loc};
-  // The elements move as integers of their width (as the transposing
-  // kernel's).
-  int64_t bits = sourceType.getElementTypeBitWidth();
-  Type bitsType = b.getIntegerType(bits);
-  auto asIntegers = [&](Value arg) -> Value {
-    auto type = cast<MemRefType>(arg.getType());
-    if (type.getElementType() == bitsType)
-      return arg;
-    auto reread = MemRefType::get(type.getShape(), bitsType, type.getLayout(),
-                                  type.getMemorySpace());
-    return UnrealizedConversionCastOp::create(b, loc, reread, arg).getResult(0);
-  };
-  Value bz = gpu::BlockIdOp::create(b, loc, gpu::Dimension::z);
-  Value source = matrixOfBatch(b, loc, asIntegers(entry.getArgument(0)), bz);
-  Value copy = matrixOfBatch(b, loc, asIntegers(entry.getArgument(1)), bz);
-  Value rows = memref::DimOp::create(b, loc, source, 0);
-  Value cols = memref::DimOp::create(b, loc, source, 1);
-  Value row0 =
-      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::y), shape.rows);
-  Value col0 =
-      im.mul(gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), shape.cols);
-  Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+  Value rows = start.rows, cols = start.cols, row0 = start.row0,
+        col0 = start.col0, tid = start.tid;
   assert(shape.cols % shape.threads == 0 || shape.threads % shape.cols == 0);
   int64_t steps = shape.rows * shape.cols / shape.threads;
   // (row, col) in the operand of this thread's element `step`.
@@ -447,8 +451,8 @@ gpu::GPUFuncOp buildAlignKernel(OpBuilder &kb, Location loc, StringRef name,
         IndexMath m{eb, loc};
         for (int64_t step = 0; step < steps; ++step) {
           auto [row, col] = element(m, step);
-          Value inside = arith::AndIOp::create(eb, loc, m.lt(row, rows),
-                                               m.lt(col, cols));
+          Value inside =
+              arith::AndIOp::create(eb, loc, m.lt(row, rows), m.lt(col, cols));
           scf::IfOp::create(eb, loc, inside, [&](OpBuilder &ib, Location) {
             Value v =
                 memref::LoadOp::create(ib, loc, source, ValueRange{row, col});
@@ -1596,11 +1600,10 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
         MemRefType::get(shape, type.getElementType(),
                         MemRefLayoutAttrInterface(), type.getMemorySpace()));
     Value copy =
-        transpose
-            ? TransposedCopyOp::create(castBuilder, loc, copyType, stored)
-                  .getResult()
-            : AlignedCopyOp::create(castBuilder, loc, copyType, stored)
-                  .getResult();
+        transpose ? TransposedCopyOp::create(castBuilder, loc, copyType, stored)
+                        .getResult()
+                  : AlignedCopyOp::create(castBuilder, loc, copyType, stored)
+                        .getResult();
     int64_t bits = type.getElementTypeBitWidth();
     ::tgemm::TransposeKernelShape kernelShape =
         transpose ? ::tgemm::transposeKernelShape(bits)

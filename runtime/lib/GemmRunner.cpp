@@ -80,11 +80,10 @@ CompiledKernel::CompiledKernel(const Device &device,
   // blocks of their own threads and no dynamic shared memory.
   for (const OperandTranspose &transpose : kernel.transposes) {
     CUfunction transposeFunction = module.function(transpose.kernel);
-    std::string what = std::string(transpose.transpose ? "the transposing"
-                                                       : "the aligning") +
-                       " kernel '" + transpose.kernel +
-                       "' of operand " + operandName(transpose.operand) +
-                       " of kernel '" + kernel.name + "'";
+    std::string what =
+        std::string(transpose.transpose ? "the transposing" : "the aligning") +
+        " kernel '" + transpose.kernel + "' of operand " +
+        operandName(transpose.operand) + " of kernel '" + kernel.name + "'";
     int transposeRegisters = 0, transposeMaxThreads = 0;
     checkCuda(cu.cuFuncGetAttribute(&transposeRegisters,
                                     CU_FUNC_ATTRIBUTE_NUM_REGS,

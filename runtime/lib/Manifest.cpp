@@ -792,9 +792,8 @@ private:
       if (transpose) {
         // Only what a family reads K-major only is copied: an 8-bit or
         // 32-bit operand stored MN-major (A column-major, B row-major).
-        bool mnMajor = copy.operand == Operand::A
-                           ? spec.layout == Layout::Col
-                           : spec.layout == Layout::Row;
+        bool mnMajor = copy.operand == Operand::A ? spec.layout == Layout::Col
+                                                  : spec.layout == Layout::Row;
         if (!mnMajor)
           fail(operandPath,
                "operand '" + name + "' is stored K-major (layout " +
@@ -806,8 +805,7 @@ private:
                                 "-bit elements; transposed copies are of "
                                 "8-bit and 32-bit operands");
       } else if (bits < 8) {
-        fail(operandPath, "operand '" + name + "' has " +
-                              std::to_string(bits) +
+        fail(operandPath, "operand '" + name + "' has " + std::to_string(bits) +
                               "-bit elements; aligned copies move whole "
                               "elements of 8 bits or more");
       }
@@ -815,8 +813,9 @@ private:
       std::string kernelPath = join(p, "kernel");
       copy.kernel = readName(field(entry, p, "kernel"), kernelPath);
       if (copy.kernel == k.name)
-        fail(kernelPath, "'" + copy.kernel + "' is the GEMM kernel itself; the " +
-                             role + " kernel is another function of its module");
+        fail(kernelPath, "'" + copy.kernel +
+                             "' is the GEMM kernel itself; the " + role +
+                             " kernel is another function of its module");
       copy.tile = readIntegers<2>(field(entry, p, "tile"), join(p, "tile"), 1);
       std::string blockPath = join(p, "block");
       std::array<int64_t, 3> block =
@@ -866,14 +865,30 @@ private:
 
 KernelManifest ManifestReader::readKernel(const JsonValue &v,
                                           const std::string &path) const {
-  expectObject(v, path, {"name",        "module",     "lowering",
-                         "chip",        "problem",    "a",
-                         "b",           "c",          "acc",
-                         "alpha",       "beta",       "config",
-                         "grid",        "block",      "dynamic_shared_memory",
-                         "requires",    "args",       "epilogue",
-                         "tensor_maps", "persistent", "cluster",
-                         "transposes",  "aligned_copies"});
+  expectObject(v, path,
+               {"name",
+                "module",
+                "lowering",
+                "chip",
+                "problem",
+                "a",
+                "b",
+                "c",
+                "acc",
+                "alpha",
+                "beta",
+                "config",
+                "grid",
+                "block",
+                "dynamic_shared_memory",
+                "requires",
+                "args",
+                "epilogue",
+                "tensor_maps",
+                "persistent",
+                "cluster",
+                "transposes",
+                "aligned_copies"});
   KernelManifest k;
   k.name = readName(field(v, path, "name"), join(path, "name"));
   k.module = readName(field(v, path, "module"), join(path, "module"));

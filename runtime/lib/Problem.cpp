@@ -255,7 +255,8 @@ LaunchDims computeTransposeLaunch(const KernelManifest &kernel,
   for (int i = 0; i < 3; ++i) {
     if (grid[i] > maxGrid[i])
       fail(ErrorKind::Unsupported,
-           std::string(transpose.transpose ? "the transposing" : "the aligning") +
+           std::string(transpose.transpose ? "the transposing"
+                                           : "the aligning") +
                " kernel '" + transpose.kernel + "' of operand " +
                operandName(transpose.operand) + " needs grid." + axes[i] +
                " = " + std::to_string(grid[i]) + ", beyond CUDA's limit of " +

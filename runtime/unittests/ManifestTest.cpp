@@ -1296,11 +1296,11 @@ namespace {
 /// "aligned_copies" as `list`, and A and B of a layout the kernel reads as
 /// stored.
 std::string withAlignedCopies(const std::string &list) {
-  std::string text = REPLACE(
-      REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
-              R"("version": 8)"),
-      std::string("\"transposes\": [") + kTransposeEntry + "]",
-      "\"aligned_copies\": " + list);
+  std::string text =
+      REPLACE(REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
+                      R"("version": 8)"),
+              std::string("\"transposes\": [") + kTransposeEntry + "]",
+              "\"aligned_copies\": " + list);
   return REPLACE(text, R"("b": {"type": "s8", "layout": "row"})",
                  R"("b": {"type": "s8", "layout": "col"})");
 }
@@ -1308,8 +1308,9 @@ std::string withAlignedCopies(const std::string &list) {
 
 TEST(manifestAlignedCopies) {
   const KernelManifest k =
-      parse(withAlignedCopies(
-                R"([{"operand": "a", "kernel": "al_a", "tile": [16, 256], "block": [256, 1, 1]},
+      parse(
+          withAlignedCopies(
+              R"([{"operand": "a", "kernel": "al_a", "tile": [16, 256], "block": [256, 1, 1]},
                     {"operand": "b", "kernel": "al_b", "tile": [16, 256], "block": [256, 1, 1]}])"))
           .kernels[0];
   EXPECT_EQ(k.transposes.size(), size_t(2));
@@ -1370,12 +1371,12 @@ TEST(manifestRejectsBadAlignedCopies) {
       p + "[0].block: an aligning kernel's block is [threads, 1, 1], got "
           "[256, 2, 1]");
   // An operand in both lists.
-  std::string inBoth = REPLACE(
-      REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
-              R"("version": 8)"),
-      std::string("\"transposes\": [") + kTransposeEntry + "]",
-      std::string("\"transposes\": [") + kTransposeEntry +
-          "], \"aligned_copies\": [" + kTransposeEntry + "]");
+  std::string inBoth =
+      REPLACE(REPLACE(tgemm::test::transposeManifest(), R"("version": 7)",
+                      R"("version": 8)"),
+              std::string("\"transposes\": [") + kTransposeEntry + "]",
+              std::string("\"transposes\": [") + kTransposeEntry +
+                  "], \"aligned_copies\": [" + kTransposeEntry + "]");
   EXPECT_ERROR(parse(inBoth), ErrorKind::Input,
                p + "[0].operand: operand 'b' is also in transposes: a "
                    "transposed copy has its rows 16 bytes apart already");

@@ -288,11 +288,11 @@ enum class CopyKernelChoice {
   Always,
   Never,
 };
-Schedule fitSchedule(const Problem &p, Family family, const TileConfig &config,
-                     Schedule measured, ScheduleKnobs keep = {},
-                     CopyKernelChoice transposeKernel =
-                         CopyKernelChoice::AsMeasured,
-                     CopyKernelChoice alignKernel = CopyKernelChoice::AsMeasured);
+Schedule
+fitSchedule(const Problem &p, Family family, const TileConfig &config,
+            Schedule measured, ScheduleKnobs keep = {},
+            CopyKernelChoice transposeKernel = CopyKernelChoice::AsMeasured,
+            CopyKernelChoice alignKernel = CopyKernelChoice::AsMeasured);
 
 /// A chip and the instruction family that computes on it.
 struct Target {

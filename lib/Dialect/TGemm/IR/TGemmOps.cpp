@@ -267,8 +267,7 @@ static int64_t toProblemSize(int64_t size) {
     auto type = cast<MemRefType>(operand.getType());
     SmallVector<int64_t> strides;
     int64_t offset;
-    if (type.getRank() < 2 ||
-        failed(type.getStridesAndOffset(strides, offset)))
+    if (type.getRank() < 2 || failed(type.getStridesAndOffset(strides, offset)))
       return ::tgemm::kDynamicSize;
     return toProblemSize(strides[strides.size() - 2]);
   };
@@ -628,16 +627,38 @@ LogicalResult TensorMapOp::verify() {
   return success();
 }
 
+/// What a copy of an operand in the launch's workspace
+/// (tgemm.transposed_copy, tgemm.aligned_copy) must have: the source's rank
+/// and element type, and strides and offset the runtime gives.
+static LogicalResult verifyWorkspaceCopy(Operation *op, MemRefType source,
+                                         MemRefType result) {
+  if (source.getRank() != result.getRank())
+    return op->emitOpError()
+           << "the copy has the source's rank (" << source.getRank()
+           << "), got " << result.getRank();
+  if (source.getElementType() != result.getElementType())
+    return op->emitOpError()
+           << "the copy has the source's element type ("
+           << source.getElementType() << "), got " << result.getElementType();
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(result.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 ||
+      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
+                   [](int64_t s) { return !ShapedType::isDynamic(s); }) ||
+      !ShapedType::isDynamic(offset))
+    return op->emitOpError()
+           << "the copy's strides and offset are the runtime's: "
+              "expected strided<[?, ..., 1], offset: ?>, got "
+           << result;
+  return success();
+}
+
 LogicalResult TransposedCopyOp::verify() {
   auto source = cast<MemRefType>(getSource().getType());
   auto result = cast<MemRefType>(getResult().getType());
-  if (source.getRank() != result.getRank())
-    return emitOpError() << "the copy has the source's rank ("
-                         << source.getRank() << "), got " << result.getRank();
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "the copy has the source's element type ("
-                         << source.getElementType() << "), got "
-                         << result.getElementType();
+  if (failed(verifyWorkspaceCopy(*this, source, result)))
+    return failure();
   int64_t bits = source.getElementTypeBitWidth();
   if (bits != 8 && bits != 32)
     return emitOpError() << "transposes 8-bit and 32-bit elements, got "
@@ -656,45 +677,20 @@ LogicalResult TransposedCopyOp::verify() {
                             "expected shape "
                          << shapeText(expected) << ", got "
                          << shapeText(result.getShape());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(result.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 ||
-      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
-                   [](int64_t s) { return !ShapedType::isDynamic(s); }) ||
-      !ShapedType::isDynamic(offset))
-    return emitOpError() << "the copy's strides and offset are the runtime's: "
-                            "expected strided<[?, ..., 1], offset: ?>, got "
-                         << result;
   return success();
 }
 
 LogicalResult AlignedCopyOp::verify() {
   auto source = cast<MemRefType>(getSource().getType());
   auto result = cast<MemRefType>(getResult().getType());
-  if (source.getRank() != result.getRank())
-    return emitOpError() << "the copy has the source's rank ("
-                         << source.getRank() << "), got " << result.getRank();
-  if (source.getElementType() != result.getElementType())
-    return emitOpError() << "the copy has the source's element type ("
-                         << source.getElementType() << "), got "
-                         << result.getElementType();
+  if (failed(verifyWorkspaceCopy(*this, source, result)))
+    return failure();
   if (source.getElementTypeBitWidth() < 8)
     return emitOpError() << "copies whole bytes: elements of 8 bits or more, "
                             "got "
                          << source.getElementType();
   if (failed(verifyCompatibleShape(source.getShape(), result.getShape())))
     return emitOpError() << "the copy has the source's shape";
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(result.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 ||
-      llvm::any_of(ArrayRef<int64_t>(strides).drop_back(),
-                   [](int64_t s) { return !ShapedType::isDynamic(s); }) ||
-      !ShapedType::isDynamic(offset))
-    return emitOpError() << "the copy's strides and offset are the runtime's: "
-                            "expected strided<[?, ..., 1], offset: ?>, got "
-                         << result;
   return success();
 }
 
