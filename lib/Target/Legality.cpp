@@ -696,16 +696,21 @@ TransposePlan tgemm::transposePlan(const Problem &p, Family family,
   return plan;
 }
 
+/// Whether the GEMM reuses each operand a copying kernel moves enough to pay
+/// for the copy's extra read and write: A across N columns of C, B across M
+/// rows (or a size not known until launch).
+static bool reusesCopies(const Problem &p, bool copiesA, bool copiesB) {
+  auto reused = [](int64_t rows) {
+    return rows == kDynamicSize || rows >= kTransposeKernelMinReuse;
+  };
+  return (!copiesA || reused(p.n)) && (!copiesB || reused(p.m));
+}
+
 bool tgemm::prefersTransposeKernel(const Problem &p, Family family) {
   Schedule withKernel;
   withKernel.transposeKernel = true;
   TransposePlan plan = transposePlan(p, family, withKernel);
-  if (!plan.anyKernel())
-    return false;
-  auto reused = [](int64_t rows) {
-    return rows == kDynamicSize || rows >= kTransposeKernelMinReuse;
-  };
-  return (!plan.kernelA || reused(p.n)) && (!plan.kernelB || reused(p.m));
+  return plan.anyKernel() && reusesCopies(p, plan.kernelA, plan.kernelB);
 }
 
 bool tgemm::rowsMisaligned(const Problem &p, bool isA) {
@@ -715,23 +720,12 @@ bool tgemm::rowsMisaligned(const Problem &p, bool isA) {
   return ld != kDynamicSize && bits >= 8 && (ld * bits) % 128 != 0;
 }
 
-TransposeKernelShape tgemm::alignKernelShape(int64_t bits) {
-  // 16 elements a thread, lanes along a row of 256: a warp's load or store
-  // is 32 consecutive elements (32-128 bytes), and 16 of them in flight.
-  (void)bits;
-  return {16, 256, 256};
-}
-
 bool tgemm::prefersAlignKernel(const Problem &p, Family family) {
   Schedule withKernel;
   withKernel.alignKernel = true;
   TransposePlan plan = transposePlan(p, family, withKernel);
-  if (!plan.alignA && !plan.alignB)
-    return false;
-  auto reused = [](int64_t rows) {
-    return rows == kDynamicSize || rows >= kTransposeKernelMinReuse;
-  };
-  return (!plan.alignA || reused(p.n)) && (!plan.alignB || reused(p.m));
+  return (plan.alignA || plan.alignB) &&
+         reusesCopies(p, plan.alignA, plan.alignB);
 }
 
 Schedule tgemm::fitSchedule(const Problem &p, Family family,
@@ -804,7 +798,7 @@ int64_t tgemm::deterministicSplitTile(Family family) {
   return family == Family::Wgmma ? 128 : 64;
 }
 
-TransposeKernelShape tgemm::transposeKernelShape(int64_t bits) {
+CopyKernelShape tgemm::transposeKernelShape(int64_t bits) {
   // 128 x 64 bytes, or 128 x 32 words: the block stages the tile in shared
   // memory as 32-bit words, a row of tile + 1 words apart, so that both
   // its row-wise writes and its column-wise reads are conflict-free; each

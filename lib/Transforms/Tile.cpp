@@ -171,7 +171,7 @@ struct CopyKernel {
 };
 CopyKernel beginCopyKernel(OpBuilder &kb, Location loc, StringRef name,
                            MemRefType sourceType, MemRefType copyType,
-                           ::tgemm::TransposeKernelShape shape,
+                           ::tgemm::CopyKernelShape shape,
                            TypeRange workgroup) {
   int64_t threads = shape.threads;
   MLIRContext *ctx = kb.getContext();
@@ -229,7 +229,7 @@ CopyKernel beginCopyKernel(OpBuilder &kb, Location loc, StringRef name,
 /// the copy's tile.
 gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
                                     MemRefType sourceType, MemRefType copyType,
-                                    ::tgemm::TransposeKernelShape shape) {
+                                    ::tgemm::CopyKernelShape shape) {
   MLIRContext *ctx = kb.getContext();
   Type word = kb.getI32Type();
   auto tileType = MemRefType::get(
@@ -409,7 +409,7 @@ gpu::GPUFuncOp buildTransposeKernel(OpBuilder &kb, Location loc, StringRef name,
 /// its loads before its first store, an edge tile tests each element.
 gpu::GPUFuncOp buildAlignKernel(OpBuilder &kb, Location loc, StringRef name,
                                 MemRefType sourceType, MemRefType copyType,
-                                ::tgemm::TransposeKernelShape shape) {
+                                ::tgemm::CopyKernelShape shape) {
   CopyKernel start =
       beginCopyKernel(kb, loc, name, sourceType, copyType, shape, TypeRange{});
   gpu::GPUFuncOp kernel = start.kernel;
@@ -1605,9 +1605,9 @@ LogicalResult tileMatmul(MatmulOp op, ModuleOp module, StringRef baseName) {
                   : AlignedCopyOp::create(castBuilder, loc, copyType, stored)
                         .getResult();
     int64_t bits = type.getElementTypeBitWidth();
-    ::tgemm::TransposeKernelShape kernelShape =
+    ::tgemm::CopyKernelShape kernelShape =
         transpose ? ::tgemm::transposeKernelShape(bits)
-                  : ::tgemm::alignKernelShape(bits);
+                  : ::tgemm::kAlignKernelShape;
     std::string name = (baseName + (transpose ? "_transpose_" : "_align_") +
                         (index == 0 ? "a" : "b"))
                            .str();

@@ -178,21 +178,23 @@ struct TransposePlan {
   /// into the workspace (transposed or aligned).
   bool anyCopyKernel() const { return anyKernel() || alignA || alignB; }
 };
-/// The tile of the stored operand (rows x cols) one block of the
-/// transposing kernel moves, and its threads, for `bits`-bit elements.
-struct TransposeKernelShape {
+/// The tile of the stored operand (rows x cols) one block of a copying
+/// kernel (transposing or aligning) moves, and its threads.
+struct CopyKernelShape {
   int64_t rows, cols, threads;
 };
-TransposeKernelShape transposeKernelShape(int64_t bits);
+/// The transposing kernel's shape for `bits`-bit elements.
+CopyKernelShape transposeKernelShape(int64_t bits);
 /// Whether the rows of `p`'s A (`isA`) or B are fixed by the IR to start
 /// at a multiple of fewer than 16 bytes (Problem::ldA, ldB): what neither
 /// a tensor map nor a 16-byte cp.async can read.
 bool rowsMisaligned(const Problem &p, bool isA);
-/// The aligning kernel's tile of the stored operand and its threads: each
-/// thread copies rows x cols / threads elements, its loads all issued
-/// before its stores, one element each (the source rows allow no wider
-/// access), lanes along a row.
-TransposeKernelShape alignKernelShape(int64_t bits);
+/// The aligning kernel's tile of the stored operand and its threads, for
+/// every element width: each thread copies rows x cols / threads = 16
+/// elements, its loads all issued before its stores, one element each (the
+/// source rows allow no wider access), lanes along a row of 256, so that a
+/// warp's load or store is 32 consecutive elements (32-128 bytes).
+constexpr CopyKernelShape kAlignKernelShape{16, 256, 256};
 /// Whether `p`'s misaligned operands are better copied by the aligning
 /// kernel (`alignKernel`) than read in place (the selection's
 /// `align-kernel=auto`): where some operand's rows are misaligned and the
