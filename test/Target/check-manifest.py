@@ -26,7 +26,7 @@ def dim_text(entry, path):
     if "value" in entry:
         return str(expect(entry, "value", int, path))
     dim = expect(entry, "dim", str, path)
-    if dim not in ("m", "n", "k"):
+    if dim not in ("m", "n", "k", "batch"):
         fail(path + ".dim", "unknown dimension %r" % dim)
     text = "%s/%d" % (dim, expect(entry, "tile", int, path))
     if "times" in entry:
@@ -47,6 +47,15 @@ def main():
             if v is not None and not isinstance(v, int):
                 fail(p + ".problem." + d, "expected an integer or null")
             sizes.append("?" if v is None else str(v))
+        # A batched kernel's problem names its batch (null: at launch) and
+        # its memrefs have the batch dimension first.
+        rank = 2
+        if "batch" in problem:
+            b = problem["batch"]
+            if b is not None and (not isinstance(b, int) or b < 1):
+                fail(p + ".problem.batch", "expected a positive integer or null")
+            sizes.insert(0, "?" if b is None else str(b))
+            rank = 3
         operands = []
         for name in ("a", "b", "c"):
             o = expect(k, name, dict, p)
@@ -69,8 +78,8 @@ def main():
         for j, a in enumerate(expect(k, "args", list, p)):
             ap = "%s.args[%d]" % (p, j)
             if expect(a, "kind", str, ap) != "memref" or \
-                    expect(a, "rank", int, ap) != 2:
-                fail(ap, "expected a rank-2 memref")
+                    expect(a, "rank", int, ap) != rank:
+                fail(ap, "expected a rank-%d memref" % rank)
             args.append("%s:%s" % (expect(a, "name", str, ap),
                                    expect(a, "type", str, ap)))
         maps = []

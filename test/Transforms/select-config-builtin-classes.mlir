@@ -6,9 +6,10 @@
 // nearest in log2 distance wins, and split K comes on top of it.
 
 // Decode: wgmma takes one warpgroup of 64 x 128 and 4 parts (32 tiles x 4
-// = 128 blocks); ptx its skinny class, 64 x 64 in 2 parts.
+// = 128 blocks); ptx a block of 16 rows (one mma.sync row of warps) x 64
+// in 2 parts, the nearest entry to M = 1 being the one measured at M = 16.
 // WGMMA: remark: config for sm_90a wgmma: block = [64, 128, 64], warps = [4, 1], stages = 4, raster = 1, split_k = 4; {{.*}} (tuned at 16x4096x4096)
-// PTX: remark: config for sm_90 ptx: block = [64, 64, 128], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 128x4096x4096)
+// PTX: remark: config for sm_90 ptx: block = [16, 64, 128], warps = [1, 4], stages = 4, raster = 1, split_k = 2; {{.*}} (tuned at 16x4096x4096)
 func.func @decode(%a: memref<1x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<1x4096xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       : memref<1x4096xf16>, memref<4096x4096xf16>, memref<1x4096xf32>
@@ -81,5 +82,28 @@ func.func @m256(%a: memref<256x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<
 func.func @short_k_odd(%a: memref<4095x999xbf16>, %b: memref<4097x999xbf16>, %c: memref<4095x4097xbf16>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       : memref<4095x999xbf16>, memref<4097x999xbf16>, memref<4095x4097xbf16>
+  return
+}
+
+// -----
+
+// Decodes of 17 to 45 rows take ptx's entry at M = 32 (a block of 32 rows
+// in 2 parts: 0.94-0.99x cuBLAS against the 16-row block's 0.81-0.98x
+// there); M = 64 ties between 32 and 128 (log2 distance 1) and the 128
+// entry, earlier in the database, keeps it (64 x 64 measured fastest at
+// M = 64).
+// PTX: remark: config for sm_90 ptx: block = [32, 64, 256], warps = [1, 4], stages = 4, raster = 1, split_k = 2; {{.*}} (tuned at 32x4096x4096)
+func.func @m32(%a: memref<32x4096xi8>, %b: memref<4096x4096xi8>, %c: memref<32x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
+      : memref<32x4096xi8>, memref<4096x4096xi8>, memref<32x4096xi32>
+  return
+}
+
+// -----
+
+// PTX: remark: config for sm_90 ptx: block = [64, 64, 128], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 128x4096x4096)
+func.func @m64(%a: memref<64x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<64x4096xbf16>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<64x4096xbf16>, memref<4096x4096xbf16>, memref<64x4096xbf16>
   return
 }
