@@ -87,11 +87,10 @@ func.func @short_k_odd(%a: memref<4095x999xbf16>, %b: memref<4097x999xbf16>, %c:
 
 // -----
 
-// Decodes of 17 to 45 rows take ptx's entry at M = 32 (a block of 32 rows
-// in 2 parts: 0.94-0.99x cuBLAS against the 16-row block's 0.81-0.98x
-// there); M = 64 ties between 32 and 128 (log2 distance 1) and the 128
-// entry, earlier in the database, keeps it (64 x 64 measured fastest at
-// M = 64).
+// Decodes of 23 to 45 rows take ptx's entry at M = 32 (a block of 32 rows
+// in 2 parts: 0.92-0.98x cuBLAS against the 16-row block's 0.81-0.98x
+// there); s8 has no entry at M = 64, where 32 and 128 tie (log2 distance
+// 1) and the 128 entry, earlier in the database, wins.
 // PTX: remark: config for sm_90 ptx: block = [32, 64, 256], warps = [1, 4], stages = 4, raster = 1, split_k = 2; {{.*}} (tuned at 32x4096x4096)
 func.func @m32(%a: memref<32x4096xi8>, %b: memref<4096x4096xi8>, %c: memref<32x4096xi32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
@@ -101,9 +100,20 @@ func.func @m32(%a: memref<32x4096xi8>, %b: memref<4096x4096xi8>, %c: memref<32x4
 
 // -----
 
-// PTX: remark: config for sm_90 ptx: block = [64, 64, 128], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 128x4096x4096)
-func.func @m64(%a: memref<64x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<64x4096xbf16>) {
+// PTX: remark: config for sm_90 ptx: block = [64, 64, 256], warps = [2, 2], stages = 4, raster = 8, split_k = 2; {{.*}} (tuned at 128x4096x4096)
+func.func @m64_s8(%a: memref<64x4096xi8>, %b: memref<4096x4096xi8>, %c: memref<64x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(i32)
+      : memref<64x4096xi8>, memref<4096x4096xi8>, memref<64x4096xi32>
+  return
+}
+
+// -----
+
+// f16 and bf16 from 46 rows take the entry at M = 64 (64 x 64 in 2 parts),
+// where the 32-row block, unsplit with 2 rows of tiles, lost 11% at M = 48.
+// PTX: remark: config for sm_90 ptx: block = [64, 64, 128], warps = [2, 2], stages = 4, raster = 1, split_k = 2; {{.*}} (tuned at 64x4096x4096)
+func.func @m48(%a: memref<48x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<48x4096xbf16>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
-      : memref<64x4096xbf16>, memref<4096x4096xbf16>, memref<64x4096xbf16>
+      : memref<48x4096xbf16>, memref<4096x4096xbf16>, memref<48x4096xbf16>
   return
 }
