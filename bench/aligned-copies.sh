@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The aligning kernel on every kind of operand it copies, checked:
 #
-#   bench/aligned-copies.sh prepare [DIR]  here: test/Target/Inputs/align-kernel.mlir
+#   bench/aligned-copies.sh prepare [DIR]  here: every function of
+#                                          test/Target/Inputs/align-kernel.mlir
 #                                          (odd K in f16 and s8, a static
 #                                          stride of 1001, a decode read in
 #                                          place, a batch of 4 with odd K)
@@ -25,7 +26,9 @@ mode=${1:-}
 dir=${2:-build/aligned-copies}
 lowering=${LOWERING:-wgmma}
 tool=build-gpu/bin/tgemm-run
-names="f16_odd s8_odd_k f16_strided f16_decode f16_batched"
+input=test/Target/Inputs/align-kernel.mlir
+# Every function of the input, one module and kernel each.
+names=$(sed -n 's/^func\.func @\([a-z0-9_]*\).*/\1/p' "$input")
 sanitize=${SANITIZE:-$names}
 
 prepare() {
@@ -34,7 +37,7 @@ prepare() {
   [ "$lowering" = wgmma ] || chip=sm_90
   rm -rf "$dir"
   mkdir -p "$dir"
-  "$opt" test/Target/Inputs/align-kernel.mlir \
+  "$opt" "$input" \
     --tgemm-pipeline="lowering=$lowering chip=$chip" -o "$dir/all.mlir"
   for name in $names; do
     "$translate" --emit=ptx --module "${name}_module" "$dir/all.mlir" -o "$dir/$name.ptx"

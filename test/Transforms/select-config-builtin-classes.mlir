@@ -87,9 +87,9 @@ func.func @short_k_odd(%a: memref<4095x999xbf16>, %b: memref<4097x999xbf16>, %c:
 
 // -----
 
-// Decodes of 23 to 45 rows take ptx's entry at M = 32 (a block of 32 rows
-// in 2 parts: 0.92-0.98x cuBLAS against the 16-row block's 0.81-0.98x
-// there); s8 has no entry at M = 64, where 32 and 128 tie (log2 distance
+// Decodes of 23 to 45 rows (f16, bf16) or 63 (s8) take ptx's entry at
+// M = 32 (a block of 32 rows in 2 parts: 0.92-0.99x cuBLAS there, against
+// 0.81-1.01x for the 16-row entry's block); s8 has no entry at M = 64, where 32 and 128 tie (log2 distance
 // 1) and the 128 entry, earlier in the database, wins.
 // PTX: remark: config for sm_90 ptx: block = [32, 64, 256], warps = [1, 4], stages = 4, raster = 1, split_k = 2; {{.*}} (tuned at 32x4096x4096)
 func.func @m32(%a: memref<32x4096xi8>, %b: memref<4096x4096xi8>, %c: memref<32x4096xi32>) {
