@@ -10,7 +10,8 @@
 #                                  warp-specialize,tma, or NAME=VALUE such
 #                                  as split-k=4)
 #   bench/wgmma.sh run [DIR]       on the GPU host: build tgemm-run; check
-#                                  every kernel at the odd shapes (CHECK_SHAPES);
+#                                  every kernel at the odd shapes (CHECK_SHAPES,
+#                                  rows in DIR/checks.csv);
 #                                  then ROUNDS rounds of every kernel in turn
 #                                  at each of SIZES, checked, cuBLAS timed in
 #                                  the same process; DIR/wgmma.csv and a
@@ -78,6 +79,9 @@ run() {
   build_runtime "$dir"
   local failed=0 csv="$dir/wgmma.csv"
   echo "== checks at odd shapes"
+  # Each check's row goes to DIR/checks.csv (one timed repetition beside
+  # the check), so that the checks leave a record.
+  "$tool" --csv-header | sed 's/$/,round/' > "$dir/checks.csv"
   for json in "$dir"/*.json; do
     # A persistent kernel also with 3 blocks per grid layer, so that each
     # block loops over several tiles at the small shapes too.
@@ -88,10 +92,12 @@ run() {
       for limit in "${limits[@]}"; do
         if ! "$tool" "${json%.json}.ptx" --manifest "$json" --m "$m" \
             --n "$n" --k "$k" ${limit:+--persistent-blocks "$limit"} \
-            --check --reps 0 > "$dir/check.log" 2>&1; then
+            --check --csv --reps 1 > "$dir/check.log" 2>&1; then
           echo "FAILED: $(basename "$json" .json) at $shape${limit:+, $limit blocks}"
           failed=1
           tail -3 "$dir/check.log"
+        else
+          sed "s/\$/,check${limit:+-$limit}/" "$dir/check.log" >> "$dir/checks.csv"
         fi
       done
     done

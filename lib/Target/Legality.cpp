@@ -642,6 +642,8 @@ llvm::StringRef tgemm::operandPathName(OperandPath path) {
     return "ldmatrix.trans of byte pairs and prmt";
   case OperandPath::ScalarLoads:
     return "one ld.shared per element";
+  case OperandPath::OtherLayoutFragments:
+    return "load_matrix_sync of the other layout";
   case OperandPath::TransposedCopy:
     return "a transpose on its way into shared memory";
   }
@@ -655,10 +657,11 @@ std::optional<OperandPath> tgemm::operandPath(Family family, ElemKind type,
     return OperandPath::Native;
   switch (family) {
   case Family::Wmma:
-    // load_matrix_sync takes either layout, but for the sub-byte shapes.
+    // load_matrix_sync takes either layout, but for the sub-byte shapes;
+    // 8-bit fragments of the other layout at a cost.
     if (bits == 4)
       return std::nullopt;
-    return OperandPath::Native;
+    return bits == 8 ? OperandPath::OtherLayoutFragments : OperandPath::Native;
   case Family::MmaSync:
     if (bits == 8)
       return ldmatrix ? OperandPath::BytePermute : OperandPath::ScalarLoads;
@@ -673,6 +676,19 @@ std::optional<OperandPath> tgemm::operandPath(Family family, ElemKind type,
   llvm_unreachable("unknown family");
 }
 
+bool tgemm::transposeKernelServes(Family family, ElemKind type, bool kMajor) {
+  int bits = bitWidth(type);
+  if (kMajor || (bits != 8 && bits != 32))
+    return false;
+  // wmma's load_matrix_sync reads tf32 fragments of either layout at the
+  // K-major rate (bench/README.md, "MN-major 8-bit operands").
+  return family != Family::Wmma || bits == 8;
+}
+
+bool tgemm::transposeKernelPreferred(Family family) {
+  return family != Family::MmaSync;
+}
+
 TransposePlan tgemm::transposePlan(const Problem &p, Family family,
                                    const Schedule &s) {
   TransposePlan plan;
@@ -681,8 +697,10 @@ TransposePlan tgemm::transposePlan(const Problem &p, Family family,
   plan.b = operandPath(family, p.b, !p.rowB, s.ldmatrix) ==
            OperandPath::TransposedCopy;
   if (s.transposeKernel) {
-    plan.kernelA = std::exchange(plan.a, false);
-    plan.kernelB = std::exchange(plan.b, false);
+    plan.kernelA = transposeKernelServes(family, p.a, p.rowA);
+    plan.kernelB = transposeKernelServes(family, p.b, !p.rowB);
+    plan.a &= !plan.kernelA;
+    plan.b &= !plan.kernelB;
   }
   // A transposed copy has its rows on 16 bytes already; one the producer
   // transposes is copied with cp.async through registers either way.
@@ -710,7 +728,8 @@ bool tgemm::prefersTransposeKernel(const Problem &p, Family family) {
   Schedule withKernel;
   withKernel.transposeKernel = true;
   TransposePlan plan = transposePlan(p, family, withKernel);
-  return plan.anyKernel() && reusesCopies(p, plan.kernelA, plan.kernelB);
+  return transposeKernelPreferred(family) && plan.anyKernel() &&
+         reusesCopies(p, plan.kernelA, plan.kernelB);
 }
 
 bool tgemm::rowsMisaligned(const Problem &p, bool isA) {
@@ -892,14 +911,6 @@ Verdict tgemm::checkScheduleKnobs(const Schedule &s, Family family) {
                        "which a cp.async producer does not ask for");
     return std::nullopt;
   }
-  if (s.transposeKernel)
-    return violation(
-        "schedule",
-        llvm::formatv("transpose_kernel is a wgmma knob (it serves operands "
-                      "wgmma reads K-major only); the {0} lowering reads "
-                      "every layout it accepts in the kernel itself",
-                      loweringName(family))
-            .str());
   if (s.tmaStore)
     return violation(
         "schedule",
@@ -1135,20 +1146,29 @@ Verdict tgemm::checkSharedMemory(int64_t bytes, const ChipInfo &chip,
                        .str());
 }
 
-Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
-                              const Schedule &s, const Target &t) {
-  if (Verdict v = checkProblem(p))
+Problem tgemm::gemmProblem(const Problem &p, Family family,
+                           const Schedule &s) {
+  TransposePlan plan = transposePlan(p, family, s);
+  Problem gemm = p;
+  if (plan.kernelA) {
+    gemm.rowA = true;
+    gemm.ldA = kDynamicSize;
+  }
+  if (plan.kernelB) {
+    gemm.rowB = false;
+    gemm.ldB = kDynamicSize;
+  }
+  return gemm;
+}
+
+static Verdict checkTileForTarget(const Problem &p, const TileConfig &c,
+                                  const Schedule &s, const Target &t) {
+  if (Verdict v = checkConfig(p, c))
     return v;
-  if (Verdict v = checkFamily(p, t))
+  if (Verdict v = checkSchedule(p, c, s, t.family))
     return v;
-  if (!c)
-    return std::nullopt; // no tile yet: tgemm-select-config picks one
-  if (Verdict v = checkConfig(p, *c))
-    return v;
-  if (Verdict v = checkSchedule(p, *c, s, t.family))
-    return v;
-  SharedMemoryPlan plan = planSharedMemory(p, *c, s, t.family);
-  Verdict v = checkSharedMemory(plan.totalBytes, *t.chip, c->stages);
+  SharedMemoryPlan plan = planSharedMemory(p, c, s, t.family);
+  Verdict v = checkSharedMemory(plan.totalBytes, *t.chip, c.stages);
   int64_t staging = (plan.stagingA ? plan.stagingA->sizeBytes() : 0) +
                     (plan.stagingB ? plan.stagingB->sizeBytes() : 0);
   if (v && staging)
@@ -1157,6 +1177,20 @@ Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
         "transposes: use fewer stages",
         staging);
   return v;
+}
+
+Verdict tgemm::checkForTarget(const Problem &p, const TileConfig *c,
+                              const Schedule &s, const Target &t) {
+  if (Verdict v = checkProblem(p))
+    return v;
+  if (Verdict v = checkFamily(p, t))
+    return v;
+  if (!c)
+    return std::nullopt; // no tile yet: tgemm-select-config picks one
+  // The tile and schedule are checked on the GEMM the kernel computes: on
+  // the K-major copies of operands a transposing kernel serves.
+  Problem gemm = gemmProblem(p, t.family, s);
+  return checkTileForTarget(gemm, *c, s, t);
 }
 
 llvm::SmallVector<Family, 2>

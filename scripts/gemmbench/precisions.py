@@ -94,16 +94,14 @@ def select(only):
     return [p for p in PRECISIONS if p.name in names]
 
 
-# Tensor-core issue ceilings on the H200 (sm_90), TFLOP/s or TOP/s, from
-# ../shared/DESIGN.md, "Measured anchors" (../shared/tools/mma_peak.cu,
-# registers only, 32 warps per SM; the raw numbers are
-# ../shared/anchors/h200-tensor-core-ceilings-2026-11-30.txt). Each value is
-# the highest rate DESIGN.md gives for the instruction: the fixed-operand
-# column where it is valid; for e4m3 (fixed operands are merged by ptxas)
-# and s4, the varying-operand maximum. u8 and e5m2 were not measured: u8
-# takes s8's value (the same IMMA.16832 pipe) and e5m2 e4m3's (the same
-# emulation through HMMA.16816). WMMA has no fp8, and its s4 shape was not
-# measured.
+# Tensor-core issue ceilings on the H200 (sm_90), TFLOP/s or TOP/s, as
+# docs/study/ceilings.md gives them (the instruction alone, registers only,
+# 32 warps per SM). Each value is the highest rate measured for the
+# instruction: the fixed-operand rate where it is valid; for e4m3 (fixed
+# operands are merged by ptxas) and s4, the varying-operand maximum. u8 and
+# e5m2 were not measured: u8 takes s8's value (the same IMMA.16832 pipe)
+# and e5m2 e4m3's (the same emulation through HMMA.16816). WMMA has no
+# fp8, and its s4 shape was not measured.
 CEILINGS = {
     # precision: (mma.sync, wmma)
     "f16-f32": (644.0, 430.0),

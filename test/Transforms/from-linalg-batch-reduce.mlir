@@ -97,3 +97,65 @@ func.func @f64(%a: memref<2x16x16xf64>, %b: memref<2x16x16xf64>, %c: memref<16x1
       outs(%c : memref<16x16xf64>)
   return
 }
+
+// -----
+
+// linalg.batch_reduce_matmul with indexing maps: B indexed (b, n, k) is
+// column-major; the loop slices A and B as for the default maps.
+#a = affine_map<(b, m, n, k) -> (b, m, k)>
+#bt = affine_map<(b, m, n, k) -> (b, n, k)>
+#c = affine_map<(b, m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @named_maps
+// CHECK: %[[N:.*]] = memref.dim %arg0, %{{.*}} : memref<8x64x32xf16>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK:   %[[A:.*]] = memref.subview %arg0[%[[I]], 0, 0] [1, 64, 32] [1, 1, 1] : memref<8x64x32xf16> to memref<64x32xf16, strided<[32, 1], offset: ?>>
+// CHECK:   %[[B:.*]] = memref.subview %arg1[%[[I]], 0, 0] [1, 128, 32] [1, 1, 1] : memref<8x128x32xf16> to memref<128x32xf16, strided<[32, 1], offset: ?>>
+// CHECK:   tgemm.matmul %[[A]], %[[B]], %arg2 layout(row, col) acc(f32) beta(1.000000e+00)
+// CHECK: }
+// CHECK-NOT: linalg.batch_reduce_matmul
+func.func @named_maps(%a: memref<8x64x32xf16>, %b: memref<8x128x32xf16>, %c: memref<64x128xf32>) {
+  linalg.batch_reduce_matmul indexing_maps = [#a, #bt, #c]
+      ins(%a, %b : memref<8x64x32xf16>, memref<8x128x32xf16>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// A batch-reduce linalg.contract: the reduction dimension b is the
+// outermost of A and B and absent from C.
+#a = affine_map<(b, m, n, k) -> (b, m, k)>
+#bb = affine_map<(b, m, n, k) -> (b, k, n)>
+#c = affine_map<(b, m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @contract
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:   %[[A:.*]] = memref.subview %arg0[%[[I]], 0, 0] [1, 64, 32] [1, 1, 1]
+// CHECK:   %[[B:.*]] = memref.subview %arg1[%[[I]], 0, 0] [1, 32, 128] [1, 1, 1]
+// CHECK:   tgemm.matmul %[[A]], %[[B]], %arg2 layout(row, row) acc(f32) beta(1.000000e+00)
+// CHECK: }
+// CHECK-NOT: linalg.contract
+func.func @contract(%a: memref<8x64x32xf16>, %b: memref<8x32x128xf16>, %c: memref<64x128xf32>) {
+  linalg.contract indexing_maps = [#a, #bb, #c]
+      ins(%a, %b : memref<8x64x32xf16>, memref<8x32x128xf16>) outs(%c : memref<64x128xf32>)
+  return
+}
+
+// -----
+
+// The same on tensors, A indexed (b, k, m): column-major matrices, C the
+// loop's iteration argument.
+#at = affine_map<(b, m, n, k) -> (b, k, m)>
+#bb = affine_map<(b, m, n, k) -> (b, k, n)>
+#c = affine_map<(b, m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @contract_tensors
+// CHECK: %[[R:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %arg2) -> (tensor<64x128xf32>) {
+// CHECK:   %[[A:.*]] = tensor.extract_slice %arg0{{.*}} : tensor<8x32x64xbf16> to tensor<32x64xbf16>
+// CHECK:   %[[B:.*]] = tensor.extract_slice %arg1{{.*}} : tensor<8x32x128xbf16> to tensor<32x128xbf16>
+// CHECK:   %[[P:.*]] = tgemm.matmul %[[A]], %[[B]], %[[ACC]] layout(col, row) acc(f32) beta(1.000000e+00) {{.*}} -> tensor<64x128xf32>
+// CHECK:   scf.yield %[[P]]
+// CHECK: return %[[R]]
+func.func @contract_tensors(%a: tensor<8x32x64xbf16>, %b: tensor<8x32x128xbf16>,
+                            %c: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %r = linalg.contract indexing_maps = [#at, #bb, #c]
+      ins(%a, %b : tensor<8x32x64xbf16>, tensor<8x32x128xbf16>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %r : tensor<64x128xf32>
+}

@@ -179,3 +179,66 @@ func.func @tensor_cast_unsigned(%a: tensor<64x32xi8>, %b: tensor<32x64xi8>) -> t
       ins(%a, %b : tensor<64x32xi8>, tensor<32x64xi8>) outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
   return %r : tensor<64x64xi32>
 }
+
+// -----
+
+// linalg.batch_matmul takes the same cast attribute: the batched product
+// reads both i8 operands as unsigned.
+// CHECK-LABEL: func.func @batch_matmul_cast_unsigned
+// CHECK: tgemm.matmul %arg0, %arg1, %arg2 layout(row, row) acc(i32) unsigned beta(1.000000e+00)
+// CHECK-SAME: memref<4x64x32xi8>, memref<4x32x64xi8>, memref<4x64x64xi32>
+// CHECK-NOT: linalg.batch_matmul
+func.func @batch_matmul_cast_unsigned(%a: memref<4x64x32xi8>, %b: memref<4x32x64xi8>, %c: memref<4x64x64xi32>) {
+  linalg.batch_matmul {cast = #linalg.type_fn<cast_unsigned>}
+      ins(%a, %b : memref<4x64x32xi8>, memref<4x32x64xi8>) outs(%c : memref<4x64x64xi32>)
+  return
+}
+
+// -----
+
+// cast_signed, written out, is the default: no `unsigned`.
+// CHECK-LABEL: func.func @batch_matmul_cast_signed
+// CHECK: tgemm.matmul %arg0, %arg1, %arg2 layout(row, row) acc(i32) beta(1.000000e+00)
+// CHECK-SAME: memref<4x64x32xi8>, memref<4x32x64xi8>, memref<4x64x64xi32>
+func.func @batch_matmul_cast_signed(%a: memref<4x64x32xi8>, %b: memref<4x32x64xi8>, %c: memref<4x64x64xi32>) {
+  linalg.batch_matmul {cast = #linalg.type_fn<cast_signed>}
+      ins(%a, %b : memref<4x64x32xi8>, memref<4x32x64xi8>) outs(%c : memref<4x64x64xi32>)
+  return
+}
+
+// -----
+
+// linalg.contract with cast_unsigned, B stored N x K; a zero fill folds
+// into beta 0 as for the signed form.
+#mk = affine_map<(m, n, k) -> (m, k)>
+#nk = affine_map<(m, n, k) -> (n, k)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+// CHECK-LABEL: func.func @contract_cast_unsigned
+// CHECK-NOT: linalg.fill
+// CHECK: tgemm.matmul %arg0, %arg1, %arg2 layout(row, col) acc(i32) unsigned beta(0.000000e+00)
+// CHECK-SAME: memref<64x32xi8>, memref<64x32xi8>, memref<64x64xi32>
+// CHECK-NOT: linalg.contract
+func.func @contract_cast_unsigned(%a: memref<64x32xi8>, %b: memref<64x32xi8>, %c: memref<64x64xi32>) {
+  %zero = arith.constant 0 : i32
+  linalg.fill ins(%zero : i32) outs(%c : memref<64x64xi32>)
+  linalg.contract indexing_maps = [#mk, #nk, #mn] {cast = #linalg.type_fn<cast_unsigned>}
+      ins(%a, %b : memref<64x32xi8>, memref<64x32xi8>) outs(%c : memref<64x64xi32>)
+  return
+}
+
+// -----
+
+// A batched linalg.contract with cast_unsigned, on tensors.
+#bmk = affine_map<(b, m, n, k) -> (b, m, k)>
+#bkn = affine_map<(b, m, n, k) -> (b, k, n)>
+#bmn = affine_map<(b, m, n, k) -> (b, m, n)>
+// CHECK-LABEL: func.func @batch_contract_cast_unsigned
+// CHECK: %[[R:.*]] = tgemm.matmul %arg0, %arg1, %arg2 layout(row, row) acc(i32) unsigned beta(1.000000e+00)
+// CHECK-SAME: tensor<2x64x32xi8>, tensor<2x32x64xi8>, tensor<2x64x64xi32> -> tensor<2x64x64xi32>
+// CHECK: return %[[R]]
+func.func @batch_contract_cast_unsigned(%a: tensor<2x64x32xi8>, %b: tensor<2x32x64xi8>,
+                                        %c: tensor<2x64x64xi32>) -> tensor<2x64x64xi32> {
+  %r = linalg.contract indexing_maps = [#bmk, #bkn, #bmn] {cast = #linalg.type_fn<cast_unsigned>}
+      ins(%a, %b : tensor<2x64x32xi8>, tensor<2x32x64xi8>) outs(%c : tensor<2x64x64xi32>) -> tensor<2x64x64xi32>
+  return %r : tensor<2x64x64xi32>
+}

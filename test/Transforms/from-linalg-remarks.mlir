@@ -86,3 +86,32 @@ func.func @column_stride(%a: memref<64x64xf16, strided<[1, 64]>>, %b: memref<64x
                 outs(%c : memref<64x64xf32>)
   return
 }
+
+// -----
+
+// 16-bit integers: no tensor-core instruction of the table multiplies them,
+// so tgemm.matmul's operand constraint refuses them and its message is the
+// remark (on memrefs and on tensors alike); the linalg op stays.
+// CHECK-LABEL: func.func @i16
+// CHECK-NOT: tgemm.matmul
+// CHECK: linalg.matmul ins(%arg0, %arg1 : memref<64x64xi16>, memref<64x64xi16>)
+// CHECK-NOT: tgemm.matmul
+func.func @i16(%a: memref<64x64xi16>, %b: memref<64x64xi16>, %c: memref<64x64xi32>) {
+  // expected-remark @+1 {{left as is, not a tgemm.matmul: 'tgemm.matmul' op operand #0 must be 2D/3D memref or tensor of f16, bf16, f32 (computed as tf32), i8, ui8, i4, f8E4M3FN or f8E5M2 values, but got 'memref<64x64xi16>'}}
+  linalg.matmul ins(%a, %b : memref<64x64xi16>, memref<64x64xi16>)
+                outs(%c : memref<64x64xi32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @i16_tensors
+// CHECK-NOT: tgemm.matmul
+// CHECK: linalg.matmul ins(%arg0, %arg1 : tensor<64x64xi16>, tensor<64x64xi16>)
+// CHECK-NOT: tgemm.matmul
+func.func @i16_tensors(%a: tensor<64x64xi16>, %b: tensor<64x64xi16>, %c: tensor<64x64xi32>) -> tensor<64x64xi32> {
+  // expected-remark @+1 {{left as is, not a tgemm.matmul: 'tgemm.matmul' op operand #0 must be 2D/3D memref or tensor of f16, bf16, f32 (computed as tf32), i8, ui8, i4, f8E4M3FN or f8E5M2 values, but got 'tensor<64x64xi16>'}}
+  %r = linalg.matmul ins(%a, %b : tensor<64x64xi16>, tensor<64x64xi16>)
+                     outs(%c : tensor<64x64xi32>) -> tensor<64x64xi32>
+  return %r : tensor<64x64xi32>
+}

@@ -55,26 +55,51 @@ def TGemmLowerToWGMMA : Pass<"tgemm-lower-to-wgmma", "ModuleOp"> {
   let description = [{
     Rewrites the kernel-level tile ops of every `gpu.func` whose
     `tgemm.target` names the wgmma family (and of kernels without a target)
-    for sm_90a:
+    for sm_90a. `tgemm-tile` has already written the family's schedule as
+    tile ops; this pass lowers them:
 
-    - `tgemm.copy_tile ... async`: the cp.async copies of the ptx lowering
-      into 128-byte XOR-swizzled rings aligned to 1024 bytes;
-      `tgemm.wait_copies` is `cp.async.wait_group N` followed by
-      `fence.proxy.async.shared::cta`, since wgmma reads the rings through
-      the async proxy;
     - `tgemm.mma_tile`: each warpgroup (4 consecutive warps, 16 rows each)
       multiplies its 64 rows of the block tile by the whole block tile N:
-      `nvvm.wgmma.fence.aligned`, one `nvvm.wgmma.mma_async` m64nNk16 per
-      k-step with A and B read through shared-memory matrix descriptors
-      (K-major, 128-byte swizzle), `nvvm.wgmma.commit.group.sync.aligned`
-      and `nvvm.wgmma.wait.group.sync.aligned 0`;
-    - `tgemm.store_tile`: the slab-staged epilogue of the ptx lowering
-      (per warp, a wgmma accumulator has mma.sync's m16n8 layout).
+      `nvvm.wgmma.fence.aligned`, one `nvvm.wgmma.mma_async` m64nNk{8,16,32}
+      per k-step with A and B read through shared-memory matrix descriptors
+      (128-byte swizzle), `nvvm.wgmma.commit.group.sync.aligned`, then
+      `nvvm.wgmma.wait.group.sync.aligned N` down to the op's `in_flight`
+      newest groups (0 without; the warp-specialized consumers keep one in
+      flight and `tgemm.wait_mma` waits for the rest before the epilogue).
+      f16 (into f32 or f16), bf16, tf32, s8, u8, e4m3, e5m2 and mixed
+      e4m3 x e5m2, with s32 accumulators for the integers. A K-major
+      operand is read as stored; an MN-major 16-bit one through wgmma's
+      transpose bits from 64-element panels of its ring. wgmma has no
+      transpose for 8-bit and tf32 operands: `tgemm-tile` gives those a
+      transposing kernel before the GEMM, or the producer transposes them
+      into a K-major ring (`tgemm.transpose_tile` from a staging ring,
+      `tgemm.copy_tile ... transpose` from global memory);
+    - the warp-specialized schedule's ops: `tgemm.init_barriers`,
+      `tgemm.wait_barrier`, `tgemm.arrive_barrier` (mbarrier init,
+      try_wait.parity, arrive or arrive.expect_tx; on another block of the
+      cluster, mapa and a remote arrive), `tgemm.bulk_copy_tile` (the
+      producer's TMA copy, `cp.async.bulk.tensor.3d` completing on the
+      stage's barrier, one per panel, `.multicast::cluster` of the block's
+      part of the tile in a cluster), `tgemm.sync_cluster` (barrier.cluster
+      arrive and wait) and `tgemm.set_max_registers` (setmaxnreg.inc/dec
+      from the launch's register budget);
+    - `tgemm.copy_tile ... async` (the producer's fallback without tensor
+      maps, or every warp without warp specialization): the ptx lowering's
+      cp.async copies into 128-byte XOR-swizzled rings aligned to 1024
+      bytes; `tgemm.wait_copies` adds `fence.proxy.async.shared::cta`,
+      since wgmma reads the rings through the async proxy;
+    - `tgemm.store_tile`: the slab-staged epilogue of the ptx lowering (per
+      warp, a wgmma accumulator has mma.sync's m16n8 layout), or with
+      `via %map` (the TMA store) swizzled boxes in shared memory that lane
+      0 of each warp stores with `cp.async.bulk.tensor` and waits for with
+      `cp.async.bulk.wait_group.read`.
 
-    f16 and bf16 operands with f32 accumulators, `layout(row, col)`; the
-    config that the kernel's tile ops imply must pass the legality module's
-    warpgroup rules (warps [4k, 1], 16 rows per warp, a block N of at most
-    256, 128-byte tile rows), else a diagnostic at the `tgemm.mma_tile`.
+    Persistent grids and clusters need nothing more of this pass: their
+    tile loops are scf loops and their handoffs the barrier ops above,
+    both written by `tgemm-tile`. The config that the kernel's tile ops
+    imply must pass the legality module's warpgroup and schedule rules
+    (warps [4k, 1], 16 rows per warp, a block N that one wgmma covers,
+    128-byte tile rows), else a diagnostic at the `tgemm.mma_tile`.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

@@ -158,10 +158,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(false)};
   PassOptions::Option<bool, FlagOptionParser> transposeKernel{
       *this, "transpose-kernel",
-      llvm::cl::desc("Schedule, wgmma: transpose MN-major 8-bit and tf32 "
-                     "operands with a kernel launched before the GEMM (into "
-                     "the workspace) instead of on their way into shared "
-                     "memory (not given: where the GEMM reuses the operand "
+      llvm::cl::desc("Schedule: transpose MN-major 8-bit and tf32 operands "
+                     "(8-bit only in wmma) with a kernel launched before "
+                     "the GEMM (into the workspace) instead of on their way "
+                     "into shared memory or into fragments (not given: in "
+                     "wgmma and wmma where the GEMM reuses the operand "
                      "across 1024 rows or more, or sizes known only at "
                      "launch)"),
       llvm::cl::init(false)};

@@ -213,6 +213,23 @@ constexpr int64_t kTransposeKernelRegisters = 64;
 constexpr int64_t kTransposeKernelLoadBytes = 16;
 constexpr int64_t kTransposeKernelGather = 4;
 TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
+/// Whether the transposing kernel (`transposeKernel`) serves an operand of
+/// `type` that is MN-major (not `kMajor`) in `family`: 8-bit and tf32 ones,
+/// which wgmma reads K-major only, mma.sync regroups with prmt or loads
+/// element by element, and wmma's load_matrix_sync reads 8-bit fragments
+/// of the other layout at 0.41-0.66x the K-major rate (tf32 at the same
+/// rate: not served); 16-bit ones every family reads in either layout.
+bool transposeKernelServes(Family family, ElemKind type, bool kMajor);
+/// `p` as the GEMM kernel computes it under `s`: the operands a transposing
+/// kernel copies K-major (transposePlan's kernelA, kernelB) are the copy's,
+/// row-major A or column-major B, packed.
+Problem gemmProblem(const Problem &p, Family family, const Schedule &s);
+/// Whether `family` takes the transposing kernel where the GEMM reuses the
+/// copy enough (prefersTransposeKernel): wgmma, whose own path stages and
+/// transposes in the producer, and wmma; mma.sync's prmt path keeps the
+/// operand in place unless asked (bench/README.md, "MN-major operands in
+/// every family").
+bool transposeKernelPreferred(Family family);
 /// Whether `p`'s MN-major operands are better transposed by a kernel of
 /// their own (`transposeKernel`) than by the producer (the selection's
 /// `transpose-kernel=auto`): true where `family` reads such an operand
@@ -450,6 +467,12 @@ enum class OperandPath {
   /// element (ldmatrix moves 16-bit pieces, a tf32 value is one whole
   /// register).
   ScalarLoads,
+  /// An 8-bit MN-major operand on wmma: load_matrix_sync of the other
+  /// layout (col_major A, row_major B fragments), at 0.41-0.66x the
+  /// K-major rate at 8192^3 on the H200 (docs/results/
+  /// h200-2026-12-03-layouts.csv); the transposing kernel serves it
+  /// (transposeKernelServes).
+  OtherLayoutFragments,
   /// An 8-bit or tf32 MN-major operand on wgmma, which reads those K-major
   /// only: the copy into shared memory transposes it (`tgemm.copy_tile
   /// ... transpose`: 16-byte loads of 4 k-rows, prmt, st.shared), so the

@@ -52,8 +52,9 @@ def TGemmCheckTarget : Pass<"tgemm-check-target"> {
     - the family has an instruction for the precision (WMMA has no fp8) and
       the chip has it (fp8 `mma.sync` needs sm_89 or newer);
     - the family serves the operand layouts (4-bit `mma.sync` fragments
-      need layout(row, col), and so does WMMA's s4; wgmma's 8-bit and tf32
-      operands must be K-major);
+      need layout(row, col), and so does WMMA's s4; every other layout is
+      served, MN-major 8-bit and tf32 operands at a cost the
+      `report-layouts` remarks name, or by the transposing kernel);
     - the schedule's knobs exist in the family and can lay out the tile;
     - the kernel's whole shared memory (rings with their padding, and the
       epilogue scratch: the plan the lowering lays out) fits the chip.
@@ -184,9 +185,13 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     between shared-memory rings (the selection takes the stages that fit
     beside them), or, where the entry's schedule says `transpose_kernel` or
     with `transpose-kernel=true`, by a kernel of its own before the GEMM,
-    which reads the K-major copy. `transpose-kernel=auto`, the default,
-    takes the kernel where the GEMM reuses the operand across 1024 rows or
-    more, or a size known only at launch (`tgemm::prefersTransposeKernel`);
+    which reads the K-major copy. The mma.sync family reads such operands
+    with ldmatrix.trans and prmt (tf32: one ld.shared per element), and
+    wmma 8-bit ones with load_matrix_sync of their layout; the same kernel
+    serves them (`tgemm::transposeKernelServes`). `transpose-kernel=auto`,
+    the default, takes the kernel in wgmma and wmma where the GEMM reuses
+    the operand across 1024 rows or more, or a size known only at launch
+    (`tgemm::prefersTransposeKernel`); mma.sync only when asked;
     `transpose-kernel=tuned` does as the entry or the family's default
     schedule says. The entry's persistent grid and cluster are kept only
     where the schedule allows them (`tgemm::fitSchedule`).
@@ -370,9 +375,9 @@ def TGemmOverrideConfig : Pass<"tgemm-override-config"> {
            "wgmma with tma: store C through shared memory with the copy "
            "engine (tiling only: it adds C's tensor map)">,
     Option<"transposeKernel", "transpose-kernel", "bool", /*default=*/"false",
-           "wgmma: transpose MN-major 8-bit and tf32 operands with a kernel "
-           "launched before the GEMM, into the workspace (tiling only: it "
-           "adds that kernel)">,
+           "Transpose MN-major 8-bit and tf32 operands (8-bit only in wmma) "
+           "with a kernel launched before the GEMM, into the workspace "
+           "(tiling only: it adds that kernel)">,
     Option<"alignKernel", "align-kernel", "bool", /*default=*/"false",
            "Copy operands whose rows are less than 16-byte aligned, as "
            "stored, with a kernel launched before the GEMM into the "

@@ -136,3 +136,27 @@ func.func @step_count(%acc: !tgemm.acc<32x32xf32>, %c: memref<?x?xf32>, %i: inde
       : (!tgemm.acc<32x32xf32>, memref<?x?xf32>, index, index, memref<?xf32>) -> ()
   return
 }
+
+// -----
+
+// The tile ops (store_tile, reduce_splits) take strided epilogue operands,
+// but each row must be contiguous: a bias vector with stride 2 is refused.
+func.func @store_tile_strided(%acc: !tgemm.acc<32x32xf32>, %c: memref<?x?xf32>, %i: index,
+                              %x: memref<?xf32, strided<[2]>>) {
+  // expected-error @+1 {{'tgemm.store_tile' op epilogue step 0 (bias) reads 'memref<?xf32, strided<[2]>>'; epilogue operands have unit stride within a row}}
+  tgemm.store_tile %acc, %c[%i, %i] epilogue(bias(col) %x : memref<?xf32, strided<[2]>>)
+      : !tgemm.acc<32x32xf32>, memref<?x?xf32>
+  return
+}
+
+// -----
+
+// A column-major residual (innermost stride dynamic) under reduce_splits.
+func.func @reduce_splits_strided(%parts: memref<2x?x?xf32>, %sem: memref<?xi32>, %c: memref<?x?xf32>,
+                                 %i: index, %r: memref<?x?xf32, strided<[1, ?]>>) {
+  // expected-error @+1 {{'tgemm.reduce_splits' op epilogue step 0 (residual) reads 'memref<?x?xf32, strided<[1, ?]>>'; epilogue operands have unit stride within a row}}
+  tgemm.reduce_splits %parts, %sem[%i], %c[%i, %i] tile [64, 64]
+      epilogue(residual %r : memref<?x?xf32, strided<[1, ?]>>)
+      : memref<2x?x?xf32>, memref<?xi32>, memref<?x?xf32>
+  return
+}

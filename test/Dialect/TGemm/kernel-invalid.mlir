@@ -167,6 +167,17 @@ func.func @frags_type(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf1
 
 // -----
 
+// The fragments are named by A's type; B's may differ in format (mixed fp8)
+// but not in width: an f16 B ring under f8E4M3FN fragments is refused.
+func.func @frags_width(%sa: !tgemm.smem<2x64x32xf8E4M3FN>, %sb: !tgemm.smem<2x64x32xf16>, %i: index) {
+  // expected-error @+1 {{'tgemm.load_frags' op loads '!tgemm.frags<32x32x16xf8E4M3FN>' from rings of 'f8E4M3FN' and 'f16': the fragments take A's type, and B's must be as wide}}
+  %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [0, 16]
+      : !tgemm.smem<2x64x32xf8E4M3FN>, !tgemm.smem<2x64x32xf16>, !tgemm.frags<32x32x16xf8E4M3FN>
+  return
+}
+
+// -----
+
 func.func @frags_fit(%sa: !tgemm.smem<2x64x32xf16>, %sb: !tgemm.smem<2x64x32xf16>, %i: index) {
   // expected-error @+1 {{fragments of a 128x32 warp tile do not fit the 64x64 block tile}}
   %f = tgemm.load_frags %sa[%i], %sb[%i] at [%i, %i] layout(row, col) k_slice [16, 16]
