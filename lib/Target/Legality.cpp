@@ -677,12 +677,10 @@ std::optional<OperandPath> tgemm::operandPath(Family family, ElemKind type,
 }
 
 bool tgemm::transposeKernelServes(Family family, ElemKind type, bool kMajor) {
-  int bits = bitWidth(type);
-  if (kMajor || (bits != 8 && bits != 32))
-    return false;
-  // wmma's load_matrix_sync reads tf32 fragments of either layout at the
-  // K-major rate (bench/README.md, "MN-major 8-bit operands").
-  return family != Family::Wmma || bits == 8;
+  // Every operand its family reads other than natively, and only those
+  // (wmma's tf32 fragments of either layout load at the K-major rate).
+  std::optional<OperandPath> path = operandPath(family, type, kMajor);
+  return path && *path != OperandPath::Native;
 }
 
 bool tgemm::transposeKernelPreferred(Family family) {

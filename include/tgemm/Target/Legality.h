@@ -214,11 +214,9 @@ constexpr int64_t kTransposeKernelLoadBytes = 16;
 constexpr int64_t kTransposeKernelGather = 4;
 TransposePlan transposePlan(const Problem &p, Family family, const Schedule &s);
 /// Whether the transposing kernel (`transposeKernel`) serves an operand of
-/// `type` that is MN-major (not `kMajor`) in `family`: 8-bit and tf32 ones,
-/// which wgmma reads K-major only, mma.sync regroups with prmt or loads
-/// element by element, and wmma's load_matrix_sync reads 8-bit fragments
-/// of the other layout at 0.41-0.66x the K-major rate (tf32 at the same
-/// rate: not served); 16-bit ones every family reads in either layout.
+/// `type` in `family`: every one operandPath reads other than natively
+/// (MN-major 8-bit and tf32 ones; wmma's tf32 fragments load at the
+/// K-major rate in either layout, so only its 8-bit ones).
 bool transposeKernelServes(Family family, ElemKind type, bool kMajor);
 /// `p` as the GEMM kernel computes it under `s`: the operands a transposing
 /// kernel copies K-major (transposePlan's kernelA, kernelB) are the copy's,
@@ -227,8 +225,9 @@ Problem gemmProblem(const Problem &p, Family family, const Schedule &s);
 /// Whether `family` takes the transposing kernel where the GEMM reuses the
 /// copy enough (prefersTransposeKernel): wgmma, whose own path stages and
 /// transposes in the producer, and wmma; mma.sync's prmt path keeps the
-/// operand in place unless asked (bench/README.md, "MN-major operands in
-/// every family").
+/// operand in place unless asked (measured at 0.86-0.88x of K-major for
+/// s8 on the H200, docs/results/h200-2026-12-03-layouts.csv; the kernel's
+/// path there is not measured yet).
 bool transposeKernelPreferred(Family family);
 /// Whether `p`'s MN-major operands are better transposed by a kernel of
 /// their own (`transposeKernel`) than by the producer (the selection's
