@@ -197,10 +197,11 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     family) a grid of the blocks that fit at once, each looping over tiles;
     cluster (wgmma with tma: 1 or 2 blocks per cluster, sharing B's tiles
     by TMA multicast) and tma_store (wgmma with tma: C stored through
-    shared memory with the copy engine) and transpose_kernel (wgmma: 8-bit
-    and tf32 operands stored MN-major transposed by a kernel launched
-    before the GEMM, into the workspace; None: where the GEMM reuses the
-    operand across 1024 rows or more, or a size known only at launch) and
+    shared memory with the copy engine) and transpose_kernel (every family:
+    8-bit and tf32 operands stored MN-major transposed by a kernel
+    launched before the GEMM, into the workspace; None: wgmma and wmma
+    where the GEMM reuses the operand across 1024 rows or more, or a size
+    known only at launch, ptx never) and
     align_kernel (every family: an operand whose rows the source places
     less than 16-byte aligned, an odd f16 leading dimension say, copied
     with aligned rows by a kernel launched before the GEMM, into the
