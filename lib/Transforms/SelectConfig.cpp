@@ -137,6 +137,10 @@ struct SelectConfigPass
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;
+        // Deterministic, the split is the rule's alone, not an entry's own
+        // (measured for another shape, or on another chip).
+        if (deterministic)
+          tile.splitK = 1;
         if (splitK && tile.splitK == 1) {
           ::tgemm::TileConfig split = tile;
           split.splitK = ::tgemm::chooseSplitK(
@@ -152,6 +156,10 @@ struct SelectConfigPass
           unpersistent.tmaStore = false;
           if (split.splitK > 1 && tryConfig(op, split, unpersistent, target))
             return true;
+          // Unsplit, this config would sum K in another order than the
+          // family's other configs: the next candidate instead.
+          if (deterministic && split.splitK > 1)
+            return false;
         }
         if (tryConfig(op, tile, schedule, target))
           return true;

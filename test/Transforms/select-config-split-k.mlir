@@ -74,3 +74,22 @@ func.func @large(%a: memref<8192x8192xf16>, %b: memref<8192x8192xf16>,
       : memref<8192x8192xf16>, memref<8192x8192xf16>, memref<8192x8192xf32>
   return
 }
+
+// -----
+
+// The built-in database's wgmma entry for 512 x 512 x 16384 splits K 8
+// ways. It is the nearest entry for 512 x 512 x 4096 too; deterministic,
+// the rule's split replaces it: 16 tiles of 128 x 128, but K = 4096 has 16
+// granules of 256, 4 parts of at least 4 granules.
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config | FileCheck %s --check-prefix=BUILTIN
+// RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="deterministic" | FileCheck %s --check-prefix=BUILTIN-DET
+// BUILTIN-LABEL: func.func @entry_split
+// BUILTIN: split_k = 8>
+// BUILTIN-DET-LABEL: func.func @entry_split
+// BUILTIN-DET: split_k = 4>
+func.func @entry_split(%a: memref<512x4096xf16>, %b: memref<512x4096xf16>,
+                       %c: memref<512x512xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<512x4096xf16>, memref<512x4096xf16>, memref<512x512xf32>
+  return
+}

@@ -176,9 +176,10 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     SMs idle (`sm-count`, else the facts table's count), the chosen config
     splits K (`split_k`, `tgemm::chooseSplitK`; `split-k=false` never).
     With `deterministic`, the split depends on M, N and K and the family
-    alone (`tgemm::deterministicSplitTile`), and a database entry whose
-    block tile K does not divide 256 is passed over, so every config and
-    chip of the family sums K in the same order.
+    alone (`tgemm::deterministicSplitTile`): an entry's own `split_k`
+    gives way to it, a config the rule's split does not fit and an entry
+    whose block tile K does not divide 256 are passed over, so every config
+    and chip of the family sums K in the same order.
 
     wgmma reads 8-bit and tf32 operands K-major only. An operand stored
     MN-major (A column-major, B row-major) is transposed by the producer
