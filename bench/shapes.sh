@@ -29,7 +29,7 @@ source bench/build-runtime.sh
 mode=${1:-}
 dir=${2:-build/shapes}
 shapes=${SHAPES:-"512x512x16384 1000x1000x1000 16x4096x4096 1x4096x4096 4095x4097x999 8192x8192x8192"}
-precs=${PRECS:-"f16 bf16 s8"}
+precs=${PRECS:-"f16 bf16 s8 tf32"}
 lowerings=${LOWERINGS:-"ptx wgmma"}
 rounds=${ROUNDS:-3}
 tool=build-gpu/bin/tgemm-run
@@ -47,6 +47,7 @@ prepare() {
         f16) a=f16; c=f32; acc=f32 ;;
         bf16) a=bf16; c=bf16; acc=f32 ;;
         s8) a=i8; c=i32; acc=i32 ;;
+        tf32) a=f32; c=f32; acc=f32 ;;
         *) echo "unknown precision $prec" >&2; exit 2 ;;
       esac
       local ty="memref<${m}x${k}x$a>, memref<${n}x${k}x$a>, memref<${m}x${n}x$c>"
