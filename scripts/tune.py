@@ -29,7 +29,15 @@ stages over the same BM, BK and warps, of which the legality module keeps
 the warpgroup tiles (warps [4, 1] or [8, 1], BM 16 x WM, BK 128 bytes):
 36 per precision; its default config (gemmbench.precisions.wgmma_default)
 is always a candidate. Shape classes: square-large (4096^3), llm
-(4096x11008x4096) and skinny (128x4096x4096).
+(4096x11008x4096), skinny (128x4096x4096), decode (16x4096x4096), odd
+(1000^3) and deep-k (512x512x16384). A class whose M is below 64 (decode)
+also tries block M 16 and 32, the mma.sync decode tiles. Where a
+candidate's tiles leave more than half of the SMs idle (the compiler's
+rule for splitting K, tgemm::chooseSplitK), split_k in {1, 2, 4, 8, 16} is
+a further axis, as deep as leaves each part 4 granules of K; a split
+candidate is checked by tgemm-opt at the class's shape, kernels and plan
+lines carry the split (-k4 in the kernel's name, a split_k column), and
+`pick` writes it into the entry's config.
 
 The whole plan is sized to fit --budget-s of GPU-host time (18 minutes of
 the 20 a re-tune may take) by the estimate of gemmbench/plan.py; `run`
@@ -37,10 +45,14 @@ takes --max-seconds and --resume to split it into shorter calls.
 """
 import argparse
 import collections
+import itertools
 import math
 import os
+import re
 import shutil
+import subprocess
 import sys
+import tempfile
 
 from gemmbench import configdb, results
 from gemmbench.kernels import (Kernel, compile_many, default_jobs,
@@ -58,8 +70,18 @@ CLASSES = collections.OrderedDict([
     ("square-large", (4096, 4096, 4096)),
     ("llm", (4096, 11008, 4096)),
     ("skinny", (128, 4096, 4096)),
+    # The shapes of bench/README.md's "Shape classes in the tuned
+    # database": a decode step, a small cube off the tile multiples, and a
+    # deep K of few tiles (split K's case).
+    ("decode", (16, 4096, 4096)),
+    ("odd", (1000, 1000, 1000)),
+    ("deep-k", (512, 512, 16384)),
 ])
 BLOCK_MN = (64, 128, 256)
+# Block M of the mma.sync decode tiles (configs/h200.json's ptx entries at
+# 16 and 32 x 4096 x 4096: [16, 64, BK] and [32, 64, BK], warps [1, 4]),
+# tried besides BLOCK_MN for a class whose M is below BLOCK_MN's smallest.
+DECODE_BLOCK_M = (16, 32)
 BK_BYTES = (32, 64, 128, 256)  # BK 16..128 for 16-bit types
 WARPS = ((1, 4), (2, 2), (4, 1), (1, 8), (2, 4), (4, 2), (8, 1))
 STAGES = (2, 3, 4, 5)
@@ -70,7 +92,7 @@ STAGES = (2, 3, 4, 5)
 WGMMA_BN = (64, 128, 192, 256)
 WGMMA_STAGES = (2, 3, 4, 5, 6)
 TAGS = ["precision", "lowering", "shape_class", "block", "warps", "stages",
-        "raster", "swizzle"]
+        "raster", "split_k", "swizzle"]
 NO_SWIZZLE = "-"  # the swizzle tag of wmma and wgmma kernels
 # The whole re-tune must fit 20 minutes of GPU-host time; the plan aims at
 # 18 to leave room for the estimate's error.
@@ -103,9 +125,21 @@ WGMMA_OTHER_REGS = 40
 # Bytes of operand tiles in flight per SM that cover HBM latency, roughly
 # (bandwidth per SM x latency).
 INFLIGHT_BYTES = 64 * 1024
+# Split K. The compiler splits a static problem whose tiles fill less than
+# half of the SMs (tgemm::chooseSplitK, lib/Target/DefaultConfigs.cpp):
+# its parts start on granules of tgemm::kSplitKGranule (256) elements of K,
+# or of the block K where that does not divide 256 (tgemm::splitKGranule),
+# and each keeps at least 4 of them; at most 16 parts. Where a candidate's
+# tiles leave that many SMs idle, the tuner measures each of SPLIT_K that
+# keeps the 4 granules per part, rather than the rule's one choice.
+SPLIT_K = (1, 2, 4, 8, 16)
+SPLIT_K_GRANULE = 256
+SPLIT_K_MIN_GRANULES = 4
 
 
-Candidate = collections.namedtuple("Candidate", "config swizzle")
+# split_k: the parts K is split into (the config's split_k; 1: none).
+Candidate = collections.namedtuple("Candidate", "config swizzle split_k",
+                                   defaults=(1,))
 
 
 def bk_values(precision):
@@ -118,12 +152,45 @@ def default_swizzle(lowering):
     return "xor" if lowering == "ptx" else NO_SWIZZLE
 
 
-def tile_axes(precision, lowering):
-    """The values enumerate_tiles() combines: block M, block N, block K,
-    warps, stages."""
+def tile_axes(precision, lowering, block_m=BLOCK_MN):
+    """The values enumerate_tiles() combines: block M (`block_m`), block
+    N, block K, warps, stages."""
     if lowering == "wgmma":
-        return BLOCK_MN, WGMMA_BN, bk_values(precision), WARPS, WGMMA_STAGES
-    return BLOCK_MN, BLOCK_MN, bk_values(precision), WARPS, STAGES
+        return block_m, WGMMA_BN, bk_values(precision), WARPS, WGMMA_STAGES
+    return block_m, BLOCK_MN, bk_values(precision), WARPS, STAGES
+
+
+def block_m_values(shape):
+    """The block M a shape class tries: BLOCK_MN, and below it the decode
+    tiles' DECODE_BLOCK_M where the class's M is smaller than every
+    BLOCK_MN (wgmma's legality module keeps none of those: its block M is
+    16 x warps M, 64 or 128)."""
+    if shape[0] < min(BLOCK_MN):
+        return tuple(sorted(set(DECODE_BLOCK_M) | set(BLOCK_MN)))
+    return BLOCK_MN
+
+
+def split_values(config, shape):
+    """The split_k values a tile is measured with at `shape`: (1,) where
+    its tiles fill half of the SMs or more (chooseSplitK's condition: the
+    compiler would not split), else each of SPLIT_K that leaves every part
+    SPLIT_K_MIN_GRANULES granules of K."""
+    m, n, k = shape
+    bm, bn, bk = config.block
+    tiles = -(-m // bm) * -(-n // bn)
+    if 2 * tiles >= SMS:
+        return (1,)
+    granule = SPLIT_K_GRANULE if SPLIT_K_GRANULE % bk == 0 else bk
+    granules = -(-k // granule)
+    return tuple(s for s in SPLIT_K
+                 if s == 1 or s * SPLIT_K_MIN_GRANULES <= granules)
+
+
+def split_tag(config, split_k):
+    """config_tag(), with the parts of a split K after it:
+    64x64x128-w2x2-s4-r1-k8 (an unsplit config's tag is config_tag's)."""
+    tag = config_tag(config)
+    return tag if split_k == 1 else "%s-k%d" % (tag, split_k)
 
 
 _LEGALITY = {}
@@ -133,8 +200,10 @@ def load_legality(tgemm_opt, chip):
     """The legality module (tgemm::checkForTarget and the shared-memory
     plan), through the Python extension built beside `tgemm_opt`
     (BUILD/bin/tgemm-opt -> BUILD/python), for the GPU `chip` (each
-    lowering's kernels are checked for kernel_chip(lowering, chip))."""
+    lowering's kernels are checked for kernel_chip(lowering, chip)); split
+    candidates through `tgemm_opt` itself (check_splits)."""
     _LEGALITY["chip"] = chip
+    _LEGALITY["opt"] = tgemm_opt
     if "check" not in _LEGALITY:
         build = os.path.dirname(os.path.dirname(os.path.abspath(tgemm_opt)))
         sys.path.insert(0, os.path.join(build, "python"))
@@ -164,6 +233,72 @@ def legality(precision, lowering, config, swizzle):
             config.stages, config.raster, chip, lowering,
             None if swizzle == NO_SWIZZLE else swizzle)
     return _LEGALITY[key]
+
+
+def check_splits(precision, lowering, candidates, shape):
+    """The compiler's verdict on split candidates (split_k > 1, the default
+    layout) at the class's static `shape`, A row-major and B column-major,
+    on kernel_chip(lowering, the GPU's chip): {candidate: None, or the
+    first error}. The extension's check_config takes no split_k, so
+    tgemm-opt checks a module of one tgemm.matmul per candidate as the
+    pipeline does: the verifier (split K's granules and grid), then
+    tgemm-select-config's schedule for a config given (the family's
+    default, less what a split excludes: persistent, cluster, tma_store),
+    then tgemm-check-target. A module the verifier refuses runs no pass,
+    so what it refuses is taken out and the rest checked again."""
+    opt = _LEGALITY.get("opt")
+    if opt is None:
+        raise SystemExit("tune.py: load_legality() first")
+    chip = kernel_chip(lowering, _LEGALITY["chip"])
+    m, n, k = shape
+    p = precision
+    types = "memref<%dx%dx%s>, memref<%dx%dx%s>, memref<%dx%dx%s>" % (
+        m, k, p.mlir_a, n, k, p.mlir_b, m, n, p.mlir_c)
+    verdicts = {}
+    left = [c for c in candidates if c.split_k > 1]
+    while left:
+        text, at_line = [], {}
+        for i, c in enumerate(left):
+            cfg = c.config
+            text.append("func.func @split_%d(%%a: memref<%dx%dx%s>, "
+                        "%%b: memref<%dx%dx%s>, %%c: memref<%dx%dx%s>) {" % (
+                            i, m, k, p.mlir_a, n, k, p.mlir_b, m, n,
+                            p.mlir_c))
+            at_line[len(text) + 1] = c
+            text += ["  tgemm.matmul %%a, %%b, %%c layout(row, col) acc(%s)"
+                     % p.mlir_acc,
+                     "      config(<block = [%s], warps = [%s], stages = %d, "
+                     "raster = %d, split_k = %d>)" % (
+                         ", ".join(map(str, cfg.block)),
+                         ", ".join(map(str, cfg.warps)), cfg.stages,
+                         cfg.raster, c.split_k),
+                     "      : " + types, "  return", "}"]
+        with tempfile.TemporaryDirectory(prefix="tgemm-split-") as tmp:
+            source = os.path.join(tmp, "splits.mlir")
+            with open(source, "w") as f:
+                f.write("\n".join(text) + "\n")
+            step = subprocess.run(
+                [opt, source, "--tgemm-attach-target=chip=%s family=%s" % (
+                    chip, lowering), "--tgemm-select-config",
+                 "--tgemm-check-target", "-o", os.devnull],
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                universal_newlines=True)
+        if step.returncode == 0:
+            verdicts.update((c, None) for c in left)
+            break
+        refused = {}
+        for line in step.stderr.splitlines():
+            found = re.match(r".*?:(\d+):\d+: error: (.*)$", line)
+            if found and int(found.group(1)) in at_line:
+                refused.setdefault(at_line[int(found.group(1))],
+                                   found.group(2))
+        if not refused:
+            raise SystemExit("tgemm-opt failed on the split candidates of "
+                             "%s %s: %s" % (p.name, lowering,
+                                            step.stderr.strip()))
+        verdicts.update(refused)
+        left = [c for c in left if c not in refused]
+    return verdicts
 
 
 def ring_bytes(precision, config, swizzle, lowering):
@@ -205,16 +340,19 @@ def prune(precision, lowering, config, swizzle):
     return legality(precision, lowering, config, swizzle)["rule"]
 
 
-def score(precision, lowering, config, swizzle, shape):
+def score(precision, lowering, config, swizzle, shape, split_k=1):
     """How much of the chip a config should use at `shape`: the fraction of
-    resident block slots busy over the waves, times the fraction of the
-    tiles' area inside the matrix, times how well the stages in flight
-    cover memory latency, times operand reuse of the warp and block tiles
-    (saturating at 64x64 warp tiles and 128x128 block tiles; for wgmma,
-    whose warpgroups read both operands from shared memory, the warpgroup's
-    64-row tile stands for the warp tile). Only orders candidates; the GPU
-    decides. `config` must pass prune()."""
-    m, n, _ = shape
+    resident block slots busy over the waves (a tile's `split_k` parts are
+    blocks of their own), times the fraction of the tiles' area inside the
+    matrix, times how well the stages in flight cover memory latency,
+    times operand reuse of the warp and block tiles (saturating at 64x64
+    warp tiles and 128x128 block tiles; for wgmma, whose warpgroups read
+    both operands from shared memory, the warpgroup's 64-row tile stands
+    for the warp tile), times, for a split K, the share of a block's
+    memory traffic that is operands rather than its part of the
+    accumulators (stored, and read back by the reducing block). Only
+    orders candidates; the GPU decides. `config` must pass prune()."""
+    m, n, k = shape
     bm, bn, bk = config.block
     wm, wn = config.warps
     threads = block_threads(lowering, config)
@@ -227,7 +365,7 @@ def score(precision, lowering, config, swizzle, shape):
     if per_sm < 1:
         return 0.0
     tiles_m, tiles_n = -(-m // bm), -(-n // bn)
-    tiles = tiles_m * tiles_n
+    tiles = tiles_m * tiles_n * split_k
     slots = SMS * per_sm
     waves = -(-tiles // slots)
     utilization = float(tiles) / (waves * slots)
@@ -242,16 +380,22 @@ def score(precision, lowering, config, swizzle, shape):
         warp_m, warp_n = bm // wm, bn // wn
     warp_reuse = min(1.0, warp_m * warp_n / float(warp_m + warp_n) / 32.0)
     block_reuse = min(1.0, bm * bn / float(bm + bn) / 64.0)
-    return utilization * inside * cover * math.sqrt(warp_reuse * block_reuse)
+    reduce = 1.0
+    if split_k > 1:
+        operands = (bm + bn) * (k / float(split_k)) * precision.bits / 8.0
+        parts = 2.0 * bm * bn * (2 if precision.acc == "f16" else 4)
+        reduce = operands / (operands + parts)
+    return utilization * inside * cover * reduce * \
+        math.sqrt(warp_reuse * block_reuse)
 
 
-def enumerate_tiles(precision, lowering, pruned):
-    """Every (block, warps, stages) of tile_axes() at raster 1 and the
-    default layout that passes prune(); counts the others in `pruned` by
-    reason."""
+def enumerate_tiles(precision, lowering, pruned, block_m=BLOCK_MN):
+    """Every (block, warps, stages) of tile_axes() (block M in `block_m`)
+    at raster 1 and the default layout that passes prune(); counts the
+    others in `pruned` by reason."""
     swizzle = default_swizzle(lowering)
     block_m, block_n, block_k, warps_values, stages_values = tile_axes(
-        precision, lowering)
+        precision, lowering, block_m)
     out = []
     for bm in block_m:
         for bn in block_n:
@@ -267,6 +411,20 @@ def enumerate_tiles(precision, lowering, pruned):
     return out
 
 
+def class_candidates(precision, lowering, tiles, shape, refused):
+    """A shape class's candidates from enumerate_tiles()'s `tiles`: those
+    of its block_m_values(), each at every split_values() that tgemm-opt
+    accepts at `shape` (check_splits; the message of each it refuses is
+    appended to `refused`)."""
+    block_m = block_m_values(shape)
+    out = [Candidate(t.config, t.swizzle, s)
+           for t in tiles if t.config.block[0] in block_m
+           for s in split_values(t.config, shape)]
+    verdicts = check_splits(precision, lowering, out, shape)
+    refused.extend(why for why in verdicts.values() if why)
+    return [c for c in out if not verdicts.get(c)]
+
+
 def depth(lowering, config):
     """What rank() varies within a block tile family: block K, or for
     wgmma (whose block K is fixed at 128 bytes) the stages."""
@@ -277,25 +435,38 @@ def rank(precision, lowering, tiles, shape, cap, extras, seeds=()):
     """The candidates for one shape class in the order to try them: the
     seeds (the family's default config) that prune() keeps first, then by
     score (ties: less shared memory first), at most two per (block M, N,
-    warps), with different depth(), until every such family had its turn;
-    raster 8 (and, for ptx, pad) variants of the two that score best take
-    up to a quarter of `cap`; the rest follow, to replace what the
-    compiler rejects. Every candidate scored has passed prune(): `tiles`
-    come from enumerate_tiles()."""
+    warps, split_k), with different depth(), until every such family had
+    its turn. Where K is split, tiles that fill half of the SMs unsplit and
+    split candidates take turns (the score's waves favour the splits), and
+    unsplit tiles that the compiler would split (split_values() gives them
+    more than 1: `config auto` gives such an entry the rule's split)
+    follow them. Raster 8 (and, for ptx, pad) variants of the two that
+    score best take up to a quarter of `cap`; the rest follow, to replace
+    what the compiler rejects. Every candidate scored has passed prune():
+    `tiles` come from enumerate_tiles() (class_candidates())."""
     seeds = [s for s in seeds
              if not prune(precision, lowering, s.config, s.swizzle)]
 
     def key(c):
         return (-round(score(precision, lowering, c.config, c.swizzle,
-                             shape), 3),
+                             shape, c.split_k), 3),
                 ring_bytes(precision, c.config, c.swizzle, lowering),
-                c.config.block, c.config.warps, c.config.stages)
-    ordered = list(seeds) + sorted((c for c in tiles if c not in seeds),
-                                   key=key)
+                c.config.block, c.config.warps, c.config.stages, c.split_k)
+
+    def stream(c):
+        if c in seeds:
+            return "seed"
+        if c.split_k > 1:
+            return "split"
+        return "whole" if len(split_values(c.config, shape)) == 1 \
+            else "unsplit"
+    ordered = list(seeds)
+    for name in ("whole", "split", "unsplit"):
+        ordered += sorted((c for c in tiles if stream(c) == name), key=key)
     first, rest = [], []
     per_family, seen = collections.Counter(), set()
     for c in ordered:
-        family = (c.config.block[:2], c.config.warps)
+        family = (c.config.block[:2], c.config.warps, c.split_k)
         axis = depth(lowering, c.config)
         if per_family[family] < 2 and (family, axis) not in seen:
             first.append(c)
@@ -303,6 +474,11 @@ def rank(precision, lowering, tiles, shape, cap, extras, seeds=()):
             seen.add((family, axis))
         else:
             rest.append(c)
+    turns = {name: [c for c in first if stream(c) == name]
+             for name in ("seed", "whole", "split", "unsplit")}
+    first = turns["seed"] + [
+        c for pair in itertools.zip_longest(turns["whole"], turns["split"])
+        for c in pair if c is not None] + turns["unsplit"]
     ordered = first + rest
     variants = []
     for c in sorted(first, key=key)[:2]:
@@ -316,23 +492,73 @@ def rank(precision, lowering, tiles, shape, cap, extras, seeds=()):
     return ordered[:head] + variants + tail
 
 
+class SplitKernel(collections.namedtuple(
+        "SplitKernel", "precision lowering config options split_k")):
+    """A Kernel whose config splits K into `split_k` parts (more than 1),
+    which gemmbench's Kernel and TileConfig do not say: its stem and
+    function name carry split_tag() (ptx-f16-f32-64x64x128-w2x2-s4-r1-k8),
+    its source `split_k = N` in the config."""
+
+    def unsplit(self):
+        return Kernel(self.precision, self.lowering, self.config,
+                      self.options)
+
+    def option_string(self):
+        return self.unsplit().option_string()
+
+    def stem(self):
+        parts = [self.lowering, self.precision.name,
+                 split_tag(self.config, self.split_k)]
+        parts += ["%s-%s" % kv for kv in self.options]
+        return "-".join(parts)
+
+    def function_name(self):
+        return (self.precision.name + "_" +
+                split_tag(self.config, self.split_k)).replace("-", "_")
+
+    def source(self):
+        base = self.unsplit()
+        text = base.source()
+        raster = "raster = %d>" % self.config.raster
+        for old, new in (
+                ("@%s(" % base.function_name(),
+                 "@%s(" % self.function_name()),
+                (raster, "raster = %d, split_k = %d>" % (
+                    self.config.raster, self.split_k))):
+            if text.count(old) != 1:
+                raise ValueError("tune.py: %r not once in the kernel's "
+                                 "source" % old)
+            text = text.replace(old, new)
+        return text
+
+
 def kernel_of(precision, lowering, candidate):
     options = ()
     if lowering == "ptx" and candidate.swizzle != "xor":
         options = (("swizzle", candidate.swizzle),)
+    if candidate.split_k > 1:
+        return SplitKernel(precision, lowering, candidate.config, options,
+                           candidate.split_k)
     return Kernel(precision, lowering, candidate.config, options)
+
+
+def kernel_split(kernel):
+    """The parts a kernel of kernel_of() splits K into."""
+    return getattr(kernel, "split_k", 1)
 
 
 def heavier(a, b):
     """Whether candidate `a` should need at least the registers of `b`: a
     warp tile and a BK at least as large, at least as many stages, raster
-    8 if b has it, and the same layout."""
+    8 if b has it, split K if b has it (the reduction takes registers of
+    its own), and the same layout."""
     (am, an, ak), (bm, bn, bk) = a.config.block, b.config.block
     awm, awn = a.config.warps
     bwm, bwn = b.config.warps
     return (am // awm >= bm // bwm and an // awn >= bn // bwn and ak >= bk and
             a.config.stages >= b.config.stages and
-            a.config.raster >= b.config.raster and a.swizzle == b.swizzle)
+            a.config.raster >= b.config.raster and
+            (a.split_k > 1) >= (b.split_k > 1) and a.swizzle == b.swizzle)
 
 
 def compile_progress(done, total, job, result):
@@ -475,16 +701,20 @@ def prepare(args):
     defaults = suite_defaults()
     compiled = {}  # kernel stem -> compile result
     lines, records = [], []
+    block_m = tuple(sorted({bm for c in classes
+                            for bm in block_m_values(CLASSES[c])}))
     for p, lowering in groups:
-        pruned = collections.Counter()
-        tiles = enumerate_tiles(p, lowering, pruned)
+        pruned, refused = collections.Counter(), []
+        tiles = enumerate_tiles(p, lowering, pruned, block_m)
         if lowering == "wgmma":
             seeds = [Candidate(wgmma_default(p), NO_SWIZZLE)]
         else:
             seeds = [Candidate(defaults[p.name], default_swizzle(lowering))] \
                 if p.name in defaults else []
-        ranked = {c: rank(p, lowering, tiles, CLASSES[c], cap, extras, seeds)
-                  for c in classes}
+        candidates = {c: class_candidates(p, lowering, tiles, CLASSES[c],
+                                          refused) for c in classes}
+        ranked = {c: rank(p, lowering, candidates[c], CLASSES[c], cap, extras,
+                          seeds) for c in classes}
         chosen = choose(p, lowering, ranked, cap, compiled, records,
                         lambda jobs: compile_many(
                             [(k, kernel_chip(k.lowering, args.chip), tools,
@@ -503,6 +733,18 @@ def prepare(args):
                       not compiled_ok(r)),
                   sum(1 for r in mine if r["status"] == "skipped"),
                   ", ".join("%s %d" % (c, len(chosen[c])) for c in classes)))
+        split = [c for c in classes
+                 if any(x.split_k > 1 for x in candidates[c])]
+        if split or refused:
+            print("%-9s %-4s split K: %s; %d refused by tgemm-opt%s" % (
+                p.name, lowering, "; ".join(
+                    "%s %d of %d candidates, %d planned" % (
+                        c, sum(1 for x in candidates[c] if x.split_k > 1),
+                        len(candidates[c]),
+                        sum(1 for x in chosen[c] if x.split_k > 1))
+                    for c in split) or "none searched",
+                len(refused), " (first: %s)" % refused[0] if refused
+                else ""))
         sys.stdout.flush()
         for c in classes:
             for candidate in chosen[c]:
@@ -517,6 +759,7 @@ def prepare(args):
                         ("block", "x".join(map(str, cfg.block))),
                         ("warps", "x".join(map(str, cfg.warps))),
                         ("stages", cfg.stages), ("raster", cfg.raster),
+                        ("split_k", candidate.split_k),
                         ("swizzle", candidate.swizzle)])))
 
     with open(os.path.join(args.dir, "candidates.csv"), "w") as f:
@@ -527,7 +770,8 @@ def prepare(args):
             if status == "ok" and not compiled_ok(r):
                 status = "spills"
             f.write(",".join([
-                p.name, lowering, config_tag(kernel.config),
+                p.name, lowering,
+                split_tag(kernel.config, kernel_split(kernel)),
                 dict(kernel.options).get("swizzle", "xor")
                 if lowering == "ptx" else NO_SWIZZLE,
                 kernel_chip(lowering, args.chip), status,
@@ -572,21 +816,25 @@ def run(args):
 
 
 def row_config(row):
+    """(block, warps, stages, raster, split_k, swizzle) of a CSV row; a CSV
+    without the split_k column (of an earlier tune.py, or bench/retune.sh)
+    has none: 1."""
     for tag in ("block", "warps", "stages", "raster", "swizzle"):
         if not row.get(tag):
             raise SystemExit("row of kernel %s has no %s column: pick reads "
                              "the CSV of `tune.py run`" % (row["kernel"], tag))
     return (tuple(int(x) for x in row["block"].split("x")),
             tuple(int(x) for x in row["warps"].split("x")),
-            int(row["stages"]), int(row["raster"]), row["swizzle"])
+            int(row["stages"]), int(row["raster"]),
+            int(row.get("split_k") or 1), row["swizzle"])
 
 
 def tie_key(config):
     """Among equal rates: the smaller tile, fewer warps and stages, raster
-    1, and the default layout (xor) first."""
-    block, warps, stages, raster, swizzle = config
-    return (block, warps, stages, raster, swizzle not in ("xor", NO_SWIZZLE),
-            swizzle)
+    1, fewer parts of K, and the default layout (xor) first."""
+    block, warps, stages, raster, split_k, swizzle = config
+    return (block, warps, stages, raster, split_k,
+            swizzle not in ("xor", NO_SWIZZLE), swizzle)
 
 
 def entry_key(e):
@@ -604,7 +852,10 @@ def pick_database(rows, chip):
     """The database of the fastest checked config per (chip, lowering,
     types, shape); ties go by tie_key. A row counts for the database chip
     of the chip its kernel was compiled for (database_chip: wgmma's sm_90a
-    rows are sm_90's, as the compiler looks them up)."""
+    rows are sm_90's, as the compiler looks them up). The entry's config
+    has "split_k" where the winner splits K (as configs/h200.json spells
+    it; none for 1); an unsplit winner whose tiles the compiler would split
+    is noted on stderr."""
     rows = [dict(r, chip=database_chip(r["chip"])) for r in rows]
     if chip:
         rows = [r for r in rows if r["chip"] == database_chip(chip)]
@@ -626,15 +877,27 @@ def pick_database(rows, chip):
             continue
         best = sorted(checked, key=lambda r: (-r["kernel_rate"],
                                               tie_key(row_config(r))))[0]
-        block, warps, stages, raster, swizzle = row_config(best)
+        block, warps, stages, raster, split_k, swizzle = row_config(best)
+        config = collections.OrderedDict([
+            ("block", list(block)), ("warps", list(warps)),
+            ("stages", stages), ("raster", raster)])
+        if split_k > 1:
+            config["split_k"] = split_k
+        if split_k == 1 and len(split_values(
+                TileConfig(block, warps, stages, raster), key[5:])) > 1:
+            print("note: %s %s at %s: the fastest checked config, %s, does "
+                  "not split K, but its tiles leave more than half of the "
+                  "SMs idle: `config auto` splits K for its entry "
+                  "(tgemm::chooseSplitK) unless split-k=false" % (
+                      key[0], "/".join(key[1:5]), shape_text(*key[5:]),
+                      config_tag(TileConfig(block, warps, stages, raster))),
+                  file=sys.stderr)
         library = results.median(r["anchor_rate"] for r in members)
         entries.append(collections.OrderedDict([
             ("lowering", key[0]), ("a", key[1]), ("b", key[2]),
             ("acc", key[3]), ("c", key[4]),
             ("m", key[5]), ("n", key[6]), ("k", key[7]),
-            ("config", collections.OrderedDict([
-                ("block", list(block)), ("warps", list(warps)),
-                ("stages", stages), ("raster", raster)])),
+            ("config", config),
             ("options", {"swizzle": swizzle} if key[0] == "ptx" else {}),
             ("tflops", round(best["kernel_rate"], 1)),
             ("library_tflops", None if library is None
@@ -660,8 +923,9 @@ def summary(db):
     for e in db["entries"]:
         p = by_types(e["a"], e["b"], e["acc"], e["c"])
         c = e["config"]
-        tag = config_tag(TileConfig(tuple(c["block"]), tuple(c["warps"]),
-                                    c["stages"], c["raster"]))
+        tag = split_tag(TileConfig(tuple(c["block"]), tuple(c["warps"]),
+                                   c["stages"], c["raster"]),
+                        c.get("split_k", 1))
         out.append("%-9s %-5s %-16s %-28s %-7s %8.1f %8s" % (
             p.name if p else "/".join((e["a"], e["acc"], e["c"])),
             e["lowering"], shape_text(e["m"], e["n"], e["k"]), tag,

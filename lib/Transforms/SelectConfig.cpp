@@ -132,14 +132,15 @@ struct SelectConfigPass
       int64_t sms = smCount > 0 ? int64_t(smCount) : target.chip->sms;
       std::string stagesNote;
       auto take = [&](::tgemm::TileConfig tile,
-                      const ::tgemm::Schedule &measured) {
+                      const ::tgemm::Schedule &measured, bool itsShape) {
         ::tgemm::Schedule schedule = fit(op, target.family, tile, measured);
         if (deterministic && tile.block[2] > 0 &&
             ::tgemm::kSplitKGranule % tile.block[2] != 0)
           return false;
-        // Deterministic, the split is the rule's alone, not an entry's own
-        // (measured for another shape, or on another chip).
-        if (deterministic)
+        // An entry's own split holds for the shape it was measured at;
+        // any other shape, and every shape when deterministic, takes the
+        // rule's.
+        if (deterministic || !itsShape)
           tile.splitK = 1;
         if (splitK && tile.splitK == 1) {
           ::tgemm::TileConfig split = tile;
@@ -188,7 +189,11 @@ struct SelectConfigPass
         if (db != &user && !builtin)
           continue;
         const ::tgemm::TunedConfig *tuned = db->lookup(query);
-        if (tuned && take(tuned->config, tuned->schedule(target.family))) {
+        bool itsShape = tuned && tuned->m == op.getStaticM() &&
+                        tuned->n == op.getStaticN() &&
+                        tuned->k == op.getStaticK();
+        if (tuned &&
+            take(tuned->config, tuned->schedule(target.family), itsShape)) {
           source = llvm::formatv("tuned at {0}x{1}x{2}{3}", tuned->m,
                                  tuned->n, tuned->k, stagesNote)
                        .str();
@@ -200,7 +205,8 @@ struct SelectConfigPass
             ::tgemm::defaultConfig(kinds.a, kinds.b, kinds.acc, target.family);
         if (!fallback ||
             !take(*fallback,
-                  ::tgemm::defaultSchedule(target.family, *fallback))) {
+                  ::tgemm::defaultSchedule(target.family, *fallback),
+                  /*itsShape=*/false)) {
           failed = true;
           // Say why: the op's own rules, else the default config's.
           if (::mlir::failed(verifyForTarget(op, target)))

@@ -78,18 +78,33 @@ func.func @large(%a: memref<8192x8192xf16>, %b: memref<8192x8192xf16>,
 // -----
 
 // The built-in database's wgmma entry for 512 x 512 x 16384 splits K 8
-// ways. It is the nearest entry for 512 x 512 x 4096 too; deterministic,
-// the rule's split replaces it: 16 tiles of 128 x 128, but K = 4096 has 16
-// granules of 256, 4 parts of at least 4 granules.
+// ways. It is the nearest entry for 512 x 512 x 4096 too, but its split
+// holds for its own shape only: here the rule's, 16 tiles of 128 x 128,
+// 132 / 16 = 8 parts at most, but K = 4096 has 16 granules of 256, 4 parts
+// of at least 4 granules; deterministic, the same. At its own shape the
+// entry keeps its split, and deterministic takes the rule's (8 too).
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config | FileCheck %s --check-prefix=BUILTIN
 // RUN: tgemm-opt %s --split-input-file --tgemm-attach-target="chip=sm_90a family=wgmma" --tgemm-select-config="deterministic" | FileCheck %s --check-prefix=BUILTIN-DET
 // BUILTIN-LABEL: func.func @entry_split
-// BUILTIN: split_k = 8>
+// BUILTIN: split_k = 4>
 // BUILTIN-DET-LABEL: func.func @entry_split
 // BUILTIN-DET: split_k = 4>
 func.func @entry_split(%a: memref<512x4096xf16>, %b: memref<512x4096xf16>,
                        %c: memref<512x512xf32>) {
   tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
       : memref<512x4096xf16>, memref<512x4096xf16>, memref<512x512xf32>
+  return
+}
+
+// -----
+
+// BUILTIN-LABEL: func.func @entry_shape
+// BUILTIN: config(<block = [128, 128, 64], warps = [8, 1], stages = 4, split_k = 8>)
+// BUILTIN-DET-LABEL: func.func @entry_shape
+// BUILTIN-DET: split_k = 8>
+func.func @entry_shape(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
+                       %c: memref<512x512xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
   return
 }
