@@ -683,8 +683,10 @@ bool tgemm::transposeKernelServes(Family family, ElemKind type, bool kMajor) {
   return path && *path != OperandPath::Native;
 }
 
-bool tgemm::transposeKernelPreferred(Family family) {
-  return family != Family::MmaSync;
+bool tgemm::transposeKernelPreferred(Family family, ElemKind type) {
+  if (family != Family::MmaSync)
+    return true;
+  return type != ElemKind::E4M3 && type != ElemKind::E5M2;
 }
 
 TransposePlan tgemm::transposePlan(const Problem &p, Family family,
@@ -726,7 +728,9 @@ bool tgemm::prefersTransposeKernel(const Problem &p, Family family) {
   Schedule withKernel;
   withKernel.transposeKernel = true;
   TransposePlan plan = transposePlan(p, family, withKernel);
-  return transposeKernelPreferred(family) && plan.anyKernel() &&
+  return plan.anyKernel() &&
+         (!plan.kernelA || transposeKernelPreferred(family, p.a)) &&
+         (!plan.kernelB || transposeKernelPreferred(family, p.b)) &&
          reusesCopies(p, plan.kernelA, plan.kernelB);
 }
 

@@ -394,12 +394,15 @@ def test_transpose_kernel():
     assert "transposes" not in staged.kernels[0]
     assert "_transpose_b" not in staged.ptx
     # Every family serves an MN-major 8-bit operand through the same copy
-    # kernel when asked; mma.sync takes it only then (its default is prmt).
+    # kernel, by default where it is reused enough; ptx in place with
+    # transpose_kernel=False (ldmatrix.trans and prmt).
     ptx = tgemm.compile(S8_ROW_ROW, "ptx", "sm_90", transpose_kernel=True)
     assert ptx.kernels[0]["transposes"] == k["transposes"]
     assert ".entry s8_rr_transpose_b(" in ptx.ptx
-    assert "transposes" not in tgemm.compile(S8_ROW_ROW, "ptx",
-                                             "sm_90").kernels[0]
+    assert tgemm.compile(S8_ROW_ROW, "ptx", "sm_90").kernels[0][
+        "transposes"] == k["transposes"]
+    assert "transposes" not in tgemm.compile(
+        S8_ROW_ROW, "ptx", "sm_90", transpose_kernel=False).kernels[0]
     with pytest.raises(TypeError):
         tgemm.compile(S8_ROW_ROW, "wgmma", "sm_90a", transpose_kernel=1)
 

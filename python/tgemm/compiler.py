@@ -199,9 +199,9 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     by TMA multicast) and tma_store (wgmma with tma: C stored through
     shared memory with the copy engine) and transpose_kernel (every family:
     8-bit and tf32 operands stored MN-major transposed by a kernel
-    launched before the GEMM, into the workspace; None: wgmma and wmma
-    where the GEMM reuses the operand across 1024 rows or more, or a size
-    known only at launch, ptx never) and
+    launched before the GEMM, into the workspace; None: where the GEMM
+    reuses the operand across 1024 rows or more, or a size known only at
+    launch, but not for ptx's fp8 operands) and
     align_kernel (every family: an operand whose rows the source places
     less than 16-byte aligned, an odd f16 leading dimension say, copied
     with aligned rows by a kernel launched before the GEMM, into the

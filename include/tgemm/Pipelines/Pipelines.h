@@ -161,10 +161,10 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("Schedule: transpose MN-major 8-bit and tf32 operands "
                      "(8-bit only in wmma) with a kernel launched before "
                      "the GEMM (into the workspace) instead of on their way "
-                     "into shared memory or into fragments (not given: in "
-                     "wgmma and wmma where the GEMM reuses the operand "
-                     "across 1024 rows or more, or sizes known only at "
-                     "launch)"),
+                     "into shared memory or into fragments (not given: "
+                     "where the GEMM reuses the operand across 1024 rows or "
+                     "more, or sizes known only at launch, but not for "
+                     "ptx's fp8 operands)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool, FlagOptionParser> alignKernel{
       *this, "align-kernel",

@@ -222,13 +222,15 @@ bool transposeKernelServes(Family family, ElemKind type, bool kMajor);
 /// kernel copies K-major (transposePlan's kernelA, kernelB) are the copy's,
 /// row-major A or column-major B, packed.
 Problem gemmProblem(const Problem &p, Family family, const Schedule &s);
-/// Whether `family` takes the transposing kernel where the GEMM reuses the
-/// copy enough (prefersTransposeKernel): wgmma, whose own path stages and
-/// transposes in the producer, and wmma; mma.sync's prmt path keeps the
-/// operand in place unless asked (measured at 0.86-0.88x of K-major for
-/// s8 on the H200, docs/results/h200-2026-12-03-layouts.csv; the kernel's
-/// path there is not measured yet).
-bool transposeKernelPreferred(Family family);
+/// Whether `family` takes the transposing kernel for an MN-major `type`
+/// operand where the GEMM reuses the copy enough (prefersTransposeKernel):
+/// wgmma, whose own path stages and transposes in the producer, and wmma,
+/// whose load_matrix_sync of the other layout ran at 0.42-0.66x of K-major
+/// for s8 (8192^3, H100); mma.sync for 8-bit integers and tf32, whose
+/// kernel path ran at 0.92-0.99x of K-major against 0.86-0.95x for prmt and
+/// per-element loads, but not for fp8, whose prmt path (0.99-1.09x) is the
+/// faster (docs/results/h100-2026-12-07-layouts-every-family.csv).
+bool transposeKernelPreferred(Family family, ElemKind type);
 /// Whether `p`'s MN-major operands are better transposed by a kernel of
 /// their own (`transposeKernel`) than by the producer (the selection's
 /// `transpose-kernel=auto`): true where `family` reads such an operand

@@ -190,9 +190,10 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
     with ldmatrix.trans and prmt (tf32: one ld.shared per element), and
     wmma 8-bit ones with load_matrix_sync of their layout; the same kernel
     serves them (`tgemm::transposeKernelServes`). `transpose-kernel=auto`,
-    the default, takes the kernel in wgmma and wmma where the GEMM reuses
-    the operand across 1024 rows or more, or a size known only at launch
-    (`tgemm::prefersTransposeKernel`); mma.sync only when asked;
+    the default, takes the kernel where the GEMM reuses the operand across
+    1024 rows or more, or a size known only at launch
+    (`tgemm::prefersTransposeKernel`), in every family but for mma.sync's
+    fp8 operands, whose prmt path measured the faster;
     `transpose-kernel=tuned` does as the entry or the family's default
     schedule says. The entry's persistent grid and cluster are kept only
     where the schedule allows them (`tgemm::fitSchedule`).
