@@ -158,9 +158,12 @@ struct SelectConfigPass
           if (split.splitK > 1 && tryConfig(op, split, unpersistent, target))
             return true;
           // Unsplit, this config would sum K in another order than the
-          // family's other configs: the next candidate instead.
-          if (deterministic && split.splitK > 1)
-            return false;
+          // family's other configs: the same split with fewer stages below,
+          // else the next candidate.
+          if (deterministic && split.splitK > 1) {
+            tile = split;
+            schedule = unpersistent;
+          }
         }
         if (tryConfig(op, tile, schedule, target))
           return true;
@@ -189,7 +192,8 @@ struct SelectConfigPass
         if (db != &user && !builtin)
           continue;
         const ::tgemm::TunedConfig *tuned = db->lookup(query);
-        bool itsShape = tuned && tuned->m == op.getStaticM() &&
+        bool itsShape = tuned && op.getStaticBatch() == 1 &&
+                        tuned->m == op.getStaticM() &&
                         tuned->n == op.getStaticN() &&
                         tuned->k == op.getStaticK();
         if (tuned &&

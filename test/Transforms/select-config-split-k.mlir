@@ -108,3 +108,35 @@ func.func @entry_shape(%a: memref<512x16384xf16>, %b: memref<512x16384xf16>,
       : memref<512x16384xf16>, memref<512x16384xf16>, memref<512x512xf32>
   return
 }
+
+// -----
+
+// A row-major B with M < 1024 is staged (the producer transposes it), so
+// the 4096^3 entry's 4 stages of 128 x 256 x 128 exceed shared memory: 3
+// fit. Deterministic, the rule's 2 parts are taken with the stages that
+// fit, not passed over.
+// BUILTIN-LABEL: func.func @staged_split
+// BUILTIN: config(<block = [128, 256, 128], warps = [8, 1], stages = 3, raster = 8>)
+// BUILTIN-DET-LABEL: func.func @staged_split
+// BUILTIN-DET: config(<block = [128, 256, 128], warps = [8, 1], stages = 3, raster = 8, split_k = 2>)
+func.func @staged_split(%a: memref<256x8192xi8>, %b: memref<8192x4096xi8>,
+                        %c: memref<256x4096xi32>) {
+  tgemm.matmul %a, %b, %c layout(row, row) acc(i32)
+      : memref<256x8192xi8>, memref<8192x4096xi8>, memref<256x4096xi32>
+  return
+}
+
+// -----
+
+// A batch of 8 at the entry's matrix size: 128 tiles fill the SMs, so the
+// entry's own split (measured for one matrix) does not hold.
+// BUILTIN-LABEL: func.func @entry_batch
+// BUILTIN: config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+// BUILTIN-DET-LABEL: func.func @entry_batch
+// BUILTIN-DET: config(<block = [128, 128, 64], warps = [8, 1], stages = 4>)
+func.func @entry_batch(%a: memref<8x512x16384xf16>, %b: memref<8x512x16384xf16>,
+                       %c: memref<8x512x512xf32>) {
+  tgemm.matmul %a, %b, %c layout(row, col) acc(f32)
+      : memref<8x512x16384xf16>, memref<8x512x16384xf16>, memref<8x512x512xf32>
+  return
+}
