@@ -198,7 +198,7 @@ def compile(mlir_text, lowering="ptx", chip="sm_90", *, stages=0,
     cluster (wgmma with tma: 1 or 2 blocks per cluster, sharing B's tiles
     by TMA multicast) and tma_store (wgmma with tma: C stored through
     shared memory with the copy engine) and transpose_kernel (every family:
-    8-bit and tf32 operands stored MN-major transposed by a kernel
+    8-bit and tf32 operands (wmma: 8-bit) stored MN-major transposed by a kernel
     launched before the GEMM, into the workspace; None: where the GEMM
     reuses the operand across 1024 rows or more, or a size known only at
     launch, but not for ptx's fp8 operands) and

@@ -228,8 +228,9 @@ Problem gemmProblem(const Problem &p, Family family, const Schedule &s);
 /// whose load_matrix_sync of the other layout ran at 0.42-0.66x of K-major
 /// for s8 (8192^3, H100); mma.sync for 8-bit integers and tf32, whose
 /// kernel path ran at 0.92-0.99x of K-major against 0.86-0.95x for prmt and
-/// per-element loads, but not for fp8, whose prmt path (0.99-1.09x) is the
-/// faster (docs/results/h100-2026-12-07-layouts-every-family.csv).
+/// per-element loads, but not for fp8, whose prmt path (1.03-1.09x) is the
+/// faster (docs/results/h100-2026-12-07-layouts-every-family.csv; at 4096^3
+/// the two copies of a (col, row) s8 GEMM cost more: 0.83x against 0.88x).
 bool transposeKernelPreferred(Family family, ElemKind type);
 /// Whether `p`'s MN-major operands are better transposed by a kernel of
 /// their own (`transposeKernel`) than by the producer (the selection's

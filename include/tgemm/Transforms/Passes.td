@@ -226,9 +226,10 @@ def TGemmSelectConfig : Pass<"tgemm-select-config"> {
            "part's)">,
     Option<"transposeKernel", "transpose-kernel", "std::string",
            /*default=*/"\"auto\"",
-           "MN-major operands the family reads only K-major: transposed by "
-           "the producer (false), by a kernel of their own (true), by one "
-           "where the GEMM reuses them enough (auto, the default; "
+           "MN-major 8-bit and tf32 operands (wmma: 8-bit): read as stored "
+           "(false; wgmma: transposed by the producer), transposed by a "
+           "kernel of their own (true), by one where the GEMM reuses them "
+           "enough, but not mma.sync's fp8 (auto, the default; "
            "tgemm::prefersTransposeKernel), or as the tuned entry or the "
            "family's default schedule says (tuned)">,
     Option<"alignKernel", "align-kernel", "std::string",

@@ -185,12 +185,14 @@ def TGemm_ScheduleAttr : AttrDef<TGemm_Dialect, "Schedule"> {
       the copy engine (`cp.async.bulk.tensor`, through C's tensor map, the
       manifest's third `tensor_maps` entry), where the runtime made every
       map; elsewhere they store as without it;
-    - `transpose_kernel` (false): wgmma: an operand the family reads K-major
-      only (8-bit, tf32) and that is stored MN-major (A column-major, B
-      row-major) is transposed by a kernel of its own, launched before the
-      GEMM, into the launch's workspace, and the GEMM reads that K-major
-      copy (the manifest's `transposes`); otherwise the GEMM transposes it
-      on its way into shared memory;
+    - `transpose_kernel` (false): every family: an 8-bit or tf32 operand
+      (wmma: 8-bit) stored MN-major (A column-major, B row-major) is
+      transposed by a kernel of its own, launched before the GEMM, into the
+      launch's workspace, and the GEMM reads that K-major copy (the
+      manifest's `transposes`); otherwise the GEMM reads it as stored
+      (wgmma: transposed on its way into shared memory; mma.sync:
+      ldmatrix.trans and prmt, or one ld.shared per tf32 element; wmma:
+      load_matrix_sync of its layout);
     - `align_kernel` (false): every family: an operand whose rows the IR
       places at a multiple of fewer than 16 bytes (a packed operand of
       static shape, or a static stride: f16 with an odd leading dimension,

@@ -612,7 +612,7 @@ def TGemm_TransposedCopyOp : TGemm_Op<"transposed_copy", [Pure]> {
     stored the other way round, its rows the columns of `source`, in the
     workspace the caller of the launch provides. A transposing kernel
     launched before the GEMM writes it (the tile pass adds both, for an
-    operand that wgmma reads K-major only and that is stored MN-major, with
+    8-bit or tf32 operand stored MN-major (wmma: 8-bit), with
     the schedule's `transpose_kernel`), and the GEMM reads the copy K-major.
     Its rows start 16 bytes apart at least, so that TMA can describe them.
     tgemm does not lower it: the manifest's `transposes` say where the copy
